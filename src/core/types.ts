@@ -1,0 +1,117 @@
+// Plain data shared by every stage of the engine. Nothing here touches SQLite, the file system or
+// VS Code, so the worker, the CLI and the tests can all pass these values around freely.
+
+/** `code` for source files chunked by symbol; `prose` for everything people write in sentences. */
+export type ChunkKind = 'code' | 'prose';
+
+/** What a chunker produces for one piece of a file, before it has a database id. */
+export interface ChunkDraft {
+  /** Heading path (`Install > From source`), symbol path (`ContentStore > search`) or key path. */
+  title: string;
+  kind: ChunkKind;
+  /** 1-based, inclusive. */
+  startLine: number;
+  /** 1-based, inclusive; equal to startLine for a one-line chunk. */
+  endLine: number;
+  text: string;
+}
+
+/** A file as the crawler found it on disk. */
+export interface FileStat {
+  /** Path relative to the indexed root, always with `/` separators. */
+  relPath: string;
+  absPath: string;
+  size: number;
+  /** Milliseconds since the epoch, as `fs.Stats.mtimeMs`. */
+  mtimeMs: number;
+}
+
+/** Why a file was not indexed; each reason is counted in the index summary. */
+export type SkipReason =
+  | 'binary'
+  | 'too-large'
+  | 'invalid-utf8'
+  | 'unreadable'
+  | 'vanished'
+  | 'symlink-outside-root'
+  | 'symlink-loop'
+  | 'chunk-failed';
+
+export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
+
+/** Which pipeline stage put a result where it is. */
+export type Stage = 'rrf' | 'proximity' | 'fuzzy';
+
+export type ListName = 'porter' | 'trigram';
+
+/** A chunk's place in one lexical list. */
+export interface ListHit {
+  /** 1-based. */
+  rank: number;
+  /** SQLite's bm25(): lower (more negative) is better. */
+  bm25: number;
+}
+
+export interface RrfExplanation {
+  score: number;
+  k: number;
+  /** w / (k + rank) for each list that held the chunk. */
+  contributions: Partial<Record<ListName, number>>;
+}
+
+export interface ProximityExplanation {
+  /** Share of query terms found in the title, weighted by kind. */
+  title: number;
+  /** Length in characters of the tightest window that holds every query term; null if some term is missing. */
+  span: number | null;
+  /** In-order adjacent query-term pairs found close together (capped). */
+  phrasePairs: number;
+  /** The total boost the rerank added. */
+  boost: number;
+  /** 1-based rank after fusion, before the rerank. */
+  fusedRank: number;
+  /** 1-based rank after the rerank. */
+  finalRank: number;
+}
+
+export interface FuzzyExplanation {
+  /** [as typed, as corrected] for each corrected word. */
+  corrections: Array<[string, string]>;
+}
+
+export interface Explanation {
+  stage: Stage;
+  porter?: ListHit;
+  trigram?: ListHit;
+  rrf: RrfExplanation;
+  proximity?: ProximityExplanation;
+  fuzzy?: FuzzyExplanation;
+}
+
+/** A [start, end) range of UTF-16 code units inside a snippet. */
+export type MatchRange = [number, number];
+
+export interface SearchResult {
+  chunkId: number;
+  path: string;
+  startLine: number;
+  endLine: number;
+  title: string;
+  kind: ChunkKind;
+  language: string;
+  stage: Stage;
+  score: number;
+  snippet: string;
+  matches: MatchRange[];
+  explain: Explanation;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  /** Corrections used by the fuzzy retry, if it ran and changed something. */
+  corrections: Array<[string, string]>;
+  /** How many candidates the fused list held before slicing to the limit. */
+  candidates: number;
+  /** Milliseconds spent answering. */
+  elapsedMs: number;
+}

@@ -1,0 +1,18 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveSearchOptions } from '../../src/core/options.ts';
+
+test('candidate depth defaults to max(10, 2 × limit) and the rerank window is deeper than the limit', () => {
+  const small = resolveSearchOptions({ limit: 3 });
+  assert.equal(small.candidateDepth, 10);
+  const big = resolveSearchOptions({ limit: 25 });
+  assert.equal(big.candidateDepth, 50);
+  assert.ok(big.rerankWindow > big.limit);
+});
+
+test('invalid option values fall back to the defaults', () => {
+  const o = resolveSearchOptions({ limit: -4, rrfK: Number.NaN, fuzzy: 'sometimes' as never });
+  assert.equal(o.limit, 10);
+  assert.equal(o.rrfK, 60);
+  assert.equal(o.fuzzy, 'unknown-words');
+});
