@@ -1,1 +1,174 @@
-console.log("todo")
+// `fused-search`: the engine from a terminal. Human-readable by default, `--json` for scripts,
+// a one-line message on stderr and a non-zero exit status for a usage error or a missing index.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { Engine } from '../core/engine.ts';
+import { INDEX_DIR } from '../core/indexer.ts';
+import { loadBeir } from '../core/eval/beir.ts';
+import { evaluate } from '../core/eval/run.ts';
+import type { FuzzyMode } from '../core/types.ts';
+import { formatEval, formatResults, formatStats, formatSummary } from './format.ts';
+import { ProgressBar } from './progress.ts';
+
+const USAGE = `fused-search — fused full-text search over a folder
+
+Usage:
+  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--json]
+  fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json]
+  fused-search stats [--db FILE] [--json]
+  fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
+
+Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
+current folder and its parents.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  db: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  explain: { type: 'boolean', default: false },
+  limit: { type: 'string' },
+  path: { type: 'string', multiple: true },
+  kind: { type: 'string' },
+  fuzzy: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'max-file-bytes': { type: 'string' },
+  'chunk-bytes': { type: 'string' },
+  split: { type: 'string', default: 'test' },
+  queries: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const json = (value: unknown) => out(JSON.stringify(value, null, 2));
+
+  switch (command) {
+    case 'index': {
+      const root = path.resolve(rest[0] ?? '.');
+      if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`not a folder: ${root}`);
+      const engine = await Engine.open({
+        root,
+        ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
+        index: {
+          ...(values.include ? { include: values.include } : {}),
+          ...(values.exclude ? { exclude: values.exclude } : {}),
+          ...(values['max-file-bytes'] ? { maxFileBytes: positiveInt(values['max-file-bytes'], '--max-file-bytes') } : {}),
+          ...(values['chunk-bytes'] ? { chunkMaxBytes: positiveInt(values['chunk-bytes'], '--chunk-bytes') } : {}),
+        },
+      });
+      for (const notice of engine.notices) process.stderr.write(`${notice}\n`);
+      const bar = values.json ? undefined : ProgressBar.forStderr();
+      const abort = new AbortController();
+      process.once('SIGINT', () => abort.abort());
+      try {
+        const summary = await engine.sync({ signal: abort.signal, ...(bar ? { onProgress: (p) => bar.update(p) } : {}) });
+        bar?.done();
+        if (values.json) {
+          json({ files: summary.files, chunks: summary.chunks, bytes: summary.bytes, seconds: round(summary.seconds, 3), skipped: summary.skipped });
+        } else {
+          out(formatSummary(summary, engine.stats()));
+        }
+        return summary.complete ? 0 : 130;
+      } finally {
+        engine.close();
+      }
+    }
+    case 'search': {
+      const query = rest.join(' ');
+      if (!query.trim()) throw new UsageError('search needs a query');
+      const kind = values.kind;
+      if (kind !== undefined && kind !== 'code' && kind !== 'prose') throw new UsageError('--kind is code or prose');
+      const fuzzy = values.fuzzy;
+      if (fuzzy !== undefined && !['unknown-words', 'empty', 'off'].includes(fuzzy)) throw new UsageError('--fuzzy is unknown-words, empty or off');
+      const engine = await openExisting(values.db);
+      try {
+        const response = await engine.search(query, {
+          ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}),
+          ...(fuzzy ? { fuzzy: fuzzy as FuzzyMode } : {}),
+          filters: { ...(values.path ? { include: values.path } : {}), ...(kind ? { kind } : {}) },
+        });
+        if (values.json) {
+          json(response.results.map(({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain }) => ({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain })));
+        } else {
+          out(formatResults(response, { explain: values.explain, color: process.stdout.isTTY }));
+        }
+        return 0;
+      } finally {
+        engine.close();
+      }
+    }
+    case 'stats': {
+      const engine = await openExisting(values.db);
+      try {
+        const stats = engine.stats();
+        if (values.json) json({ root: engine.root, ...stats });
+        else out(formatStats(engine.root, stats));
+        return 0;
+      } finally {
+        engine.close();
+      }
+    }
+    case 'eval': {
+      const dir = rest[0];
+      if (!dir) throw new UsageError('eval needs a dataset folder (BEIR layout)');
+      const dataset = await loadBeir(path.resolve(dir), { split: values.split, ...(values.queries ? { queriesFile: path.resolve(values.queries) } : {}) });
+      const report = evaluate(dataset, values.split);
+      if (values.json) json(report);
+      else out(formatEval(report));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}" (index, search, stats or eval)`);
+  }
+}
+
+/** Opens an index that must already exist: a search never silently builds one. */
+async function openExisting(dbOption: string | undefined): Promise<Engine> {
+  const dbFile = dbOption ? path.resolve(dbOption) : findIndex(process.cwd());
+  if (!dbFile || !fs.existsSync(dbFile)) {
+    throw new UsageError(dbOption ? `no index at ${dbFile}` : `no index found in ${process.cwd()} or its parents; run "fused-search index DIR" first`);
+  }
+  const engine = await Engine.open({ dbFile });
+  for (const notice of engine.notices) process.stderr.write(`${notice}\n`);
+  return engine;
+}
+
+function findIndex(from: string): string | undefined {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, INDEX_DIR, 'index.db');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+function positiveInt(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name} must be a positive whole number`);
+  return value;
+}
+
+function round(value: number, digits: number): number {
+  return Number(value.toFixed(digits));
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    process.stderr.write(`fused-search: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (!known && process.env.FUSED_SEARCH_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+    process.exitCode = known ? 2 : 1;
+  },
+);

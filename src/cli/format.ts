@@ -1,0 +1,86 @@
+// Plain-text renderings of the engine's answers for people at a terminal.
+
+import type { EvalReport } from '../core/eval/run.ts';
+import type { IndexSummary } from '../core/indexer.ts';
+import type { IndexStats } from '../core/store/store.ts';
+import type { SearchResponse, SearchResult } from '../core/types.ts';
+
+const n = (value: number) => value.toLocaleString('en-US');
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+export function formatSummary(summary: IndexSummary, stats: IndexStats): string {
+  const lines = [
+    `Indexed ${n(summary.files)} files, ${n(summary.chunks)} chunks in ${summary.seconds.toFixed(1)} s ` +
+      `(${mb(summary.bytes)} read; ${n(summary.added)} added, ${n(summary.updated)} updated, ${n(summary.unchanged)} unchanged, ${n(summary.removed)} removed).`,
+    `Index size on disk: ${mb(stats.diskBytes)}.`,
+  ];
+  const skipped = Object.entries(summary.skipped);
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.map(([reason, count]) => `${n(count)} ${reason}`).join(', ')}.`);
+  if (!summary.complete) lines.push('Interrupted: run the same command again to finish; what was indexed is kept.');
+  return lines.join('\n');
+}
+
+export function formatStats(root: string, stats: IndexStats): string {
+  const languages = Object.entries(stats.languages).slice(0, 8).map(([language, count]) => `${language} ${n(count)}`).join(', ');
+  return [
+    `Folder:   ${root}`,
+    `Files:    ${n(stats.files)}`,
+    `Chunks:   ${n(stats.chunks)}`,
+    `Text:     ${mb(stats.textBytes)}`,
+    `On disk:  ${mb(stats.diskBytes)}`,
+    `Updated:  ${stats.lastIndexedAt ? new Date(stats.lastIndexedAt).toISOString() : 'never'}`,
+    `Languages: ${languages || 'none'}`,
+  ].join('\n');
+}
+
+export function formatResults(response: SearchResponse, options: { explain: boolean; color: boolean }): string {
+  const bold = (s: string) => (options.color ? `\x1b[1m${s}\x1b[22m` : s);
+  const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
+  const lines: string[] = [];
+  if (response.corrections.length > 0) {
+    lines.push(`Also showing results for: ${response.corrections.map(([, to]) => to).join(', ')} (${response.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')})`);
+  }
+  if (response.results.length === 0) lines.push('No results.');
+  response.results.forEach((result, index) => {
+    const where = `${result.path}:${result.startLine}-${result.endLine}`;
+    lines.push(`${String(index + 1).padStart(2)}  ${bold(where)}  ${result.stage.padEnd(9)}  ${result.title}`);
+    lines.push(`    ${dim(highlight(result, options.color))}`);
+    if (options.explain) lines.push(...explainLines(result).map((line) => `    ${line}`));
+  });
+  return lines.join('\n');
+}
+
+function highlight(result: SearchResult, color: boolean): string {
+  if (!color) return result.snippet;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of result.matches) {
+    out += result.snippet.slice(at, start) + `\x1b[22m\x1b[1m${result.snippet.slice(start, end)}\x1b[22m\x1b[2m`;
+    at = end;
+  }
+  return out + result.snippet.slice(at);
+}
+
+export function explainLines(result: SearchResult): string[] {
+  const { explain } = result;
+  const lines = [`score ${result.score.toFixed(5)}  stage ${explain.stage}`];
+  const list = (name: 'porter' | 'trigram') => {
+    const hit = explain[name];
+    const contribution = explain.rrf.contributions[name];
+    return hit ? `${name} #${hit.rank} (bm25 ${hit.bm25.toFixed(3)}, rrf +${contribution?.toFixed(5)})` : `${name} —`;
+  };
+  lines.push(`${list('porter')}   ${list('trigram')}   rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
+  if (explain.proximity) {
+    const p = explain.proximity;
+    lines.push(`proximity: title ${p.title.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
+  }
+  if (explain.fuzzy) lines.push(`fuzzy: ${explain.fuzzy.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
+  return lines;
+}
+
+export function formatEval(report: EvalReport): string {
+  const rows = Object.entries(report.results).map(
+    ([name, s]) => `${name.padEnd(10)} ${s.ndcg10.toFixed(3).padStart(8)} ${s.mrr10.toFixed(3).padStart(8)} ${s.recall100.toFixed(3).padStart(8)}`,
+  );
+  return [`${report.dataset} (${report.split}, ${report.queries} queries)`, `${'ablation'.padEnd(10)} ${'nDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'R@100'.padStart(8)}`, ...rows].join('\n');
+}

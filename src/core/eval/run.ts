@@ -1,0 +1,61 @@
+// Scores the pipeline and each ablation on a BEIR dataset: every document is one chunk (its
+// title and text), indexed into a throwaway database, searched exactly as files are.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SearchOptionsInput } from '../options.ts';
+import { search } from '../search/pipeline.ts';
+import { Vocabulary } from '../search/fuzzy.ts';
+import { IndexStore } from '../store/store.ts';
+import type { BeirDataset } from './beir.ts';
+import { mean, score, type Scores } from './metrics.ts';
+
+export const ABLATIONS = {
+  porter: { stages: { trigram: false, proximity: false }, fuzzy: 'off' },
+  trigram: { stages: { porter: false, proximity: false }, fuzzy: 'off' },
+  rrf: { stages: { proximity: false }, fuzzy: 'off' },
+  proximity: { fuzzy: 'off' },
+  full: {},
+} satisfies Record<string, SearchOptionsInput>;
+
+export type Ablation = keyof typeof ABLATIONS;
+
+export interface EvalReport {
+  dataset: string;
+  split: string;
+  queries: number;
+  results: Record<Ablation, Scores>;
+}
+
+const DEPTH = 100;
+
+export function evaluate(dataset: BeirDataset, split: string, ablations: readonly Ablation[] = Object.keys(ABLATIONS) as Ablation[]): EvalReport {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fused-eval-'));
+  const store = new IndexStore(path.join(dir, 'eval.db'));
+  try {
+    store.transaction(() => {
+      for (const doc of dataset.documents) {
+        store.replaceFile(
+          { path: doc.id, size: doc.text.length, mtimeMs: 0, hash: doc.id, language: 'plaintext' },
+          [{ title: doc.title, kind: 'prose', startLine: 1, endLine: 1, text: doc.text }],
+        );
+      }
+    });
+    const { words, docFreq } = store.vocabulary();
+    const vocabulary = new Vocabulary(words, docFreq);
+    const context = { store, vocabulary: () => vocabulary };
+    const results = {} as Record<Ablation, Scores>;
+    for (const ablation of ablations) {
+      const perQuery = dataset.queries.map((query) => {
+        const response = search(context, query.text, { ...ABLATIONS[ablation], limit: DEPTH });
+        return score(response.results.map((r) => r.path), dataset.qrels.get(query.id)!);
+      });
+      results[ablation] = mean(perQuery);
+    }
+    return { dataset: dataset.name, split, queries: dataset.queries.length, results };
+  } finally {
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

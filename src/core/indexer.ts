@@ -1,0 +1,245 @@
+// Keeps an index in step with a folder: a full sync that reads only what changed, and single-file
+// updates for saves and file-watcher events. One bad file is skipped and counted, never fatal.
+
+import { stat as statFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createChunker, type Chunker } from './chunk/index.ts';
+import { crawl, createPathFilter, readTextFile, type CrawlOptions, type PathFilter } from './crawl/index.ts';
+import type { IndexOptions } from './options.ts';
+import type { FileRecord, IndexStore } from './store/store.ts';
+import type { ChunkDraft, FileStat, SkipReason } from './types.ts';
+
+/** Where the CLI keeps an index inside the folder it indexes; never indexed itself. */
+export const INDEX_DIR = '.fused-search';
+
+export interface IndexSummary {
+  /** Files the index holds after the run. */
+  files: number;
+  chunks: number;
+  /** Bytes of text read and chunked during this run. */
+  bytes: number;
+  seconds: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  /** The first skipped files with their reasons, for people who ask why a file is missing. */
+  skippedFiles: Array<{ path: string; reason: SkipReason }>;
+  /** False when the run was cancelled before it finished. */
+  complete: boolean;
+}
+
+export interface IndexProgress {
+  phase: 'scanning' | 'indexing' | 'finishing';
+  /** Files found so far (scanning) or in total (indexing). */
+  filesFound: number;
+  filesDone: number;
+  bytesDone: number;
+  currentPath?: string;
+}
+
+export interface SyncOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: IndexProgress) => void;
+}
+
+export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { skipped: SkipReason };
+
+/** Files written per transaction: big enough to amortise commits, small enough to keep memory flat. */
+const BATCH_FILES = 256;
+const BATCH_BYTES = 8 * 1024 * 1024;
+/** Files read ahead of the chunker, so the disk and the CPU overlap. */
+const READ_AHEAD = 16;
+const SKIPPED_FILES_KEPT = 200;
+const PROGRESS_INTERVAL_MS = 100;
+
+export class Indexer {
+  readonly store: IndexStore;
+  readonly root: string;
+  private readonly options: IndexOptions;
+  private pathFilter: Promise<PathFilter> | undefined;
+  /** Loading the grammars takes a moment; a process that only searches never pays for it. */
+  private chunker: Promise<Chunker> | undefined;
+
+  constructor(store: IndexStore, root: string, options: IndexOptions) {
+    this.store = store;
+    this.root = root;
+    this.options = options;
+  }
+
+  async sync({ signal, onProgress }: SyncOptions = {}): Promise<IndexSummary> {
+    const started = performance.now();
+    const chunker = await this.loadChunker();
+    const summary: IndexSummary = {
+      files: 0, chunks: 0, bytes: 0, seconds: 0, added: 0, updated: 0, unchanged: 0, removed: 0,
+      skipped: {}, skippedFiles: [], complete: false,
+    };
+    const skip = (relPath: string, reason: SkipReason) => {
+      summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
+      if (summary.skippedFiles.length < SKIPPED_FILES_KEPT) summary.skippedFiles.push({ path: relPath, reason });
+    };
+    let lastReport = 0;
+    const report = (progress: IndexProgress, force = false) => {
+      const now = performance.now();
+      if (onProgress && (force || now - lastReport >= PROGRESS_INTERVAL_MS)) {
+        lastReport = now;
+        onProgress(progress);
+      }
+    };
+
+    // Scan first, so progress can say how far along we are.
+    const found: FileStat[] = [];
+    for await (const entry of crawl(this.root, this.crawlOptions(signal))) {
+      if (entry.type === 'skip') skip(entry.relPath, entry.reason);
+      else found.push(entry.file);
+      report({ phase: 'scanning', filesFound: found.length, filesDone: 0, bytesDone: 0 });
+      if (signal?.aborted) break;
+    }
+
+    const catalog = new Map(this.store.catalog().map((entry) => [entry.path, entry]));
+    const changed = found.filter((file) => {
+      const known = catalog.get(file.relPath);
+      if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) {
+        summary.unchanged++;
+        return false;
+      }
+      return true;
+    });
+
+    let batch: Array<{ record: FileRecord; chunks: ChunkDraft[] }> = [];
+    let batchBytes = 0;
+    const flush = () => {
+      if (batch.length === 0) return;
+      const writes = batch;
+      batch = [];
+      batchBytes = 0;
+      this.store.transaction(() => {
+        for (const write of writes) this.store.replaceFile(write.record, write.chunks);
+      });
+    };
+
+    let done = found.length - changed.length;
+    const reads = changed.map((file, index) => ({ file, index }));
+    const pending = new Map<number, ReturnType<typeof readTextFile>>();
+    const startRead = (i: number) => {
+      const next = reads[i];
+      if (next) pending.set(i, readTextFile(next.file.absPath, this.options.maxFileBytes));
+    };
+    for (let i = 0; i < READ_AHEAD; i++) startRead(i);
+    for (let i = 0; i < reads.length && !signal?.aborted; i++) {
+      const file = reads[i]!.file;
+      const read = await pending.get(i)!;
+      pending.delete(i);
+      startRead(i + READ_AHEAD);
+      done++;
+      report({ phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes, currentPath: file.relPath });
+      if (!read.ok) {
+        skip(file.relPath, read.reason);
+        continue;
+      }
+      const known = catalog.get(file.relPath);
+      if (known && known.hash === read.hash) {
+        this.store.touchFile(file.relPath, file.size, file.mtimeMs);
+        summary.unchanged++;
+        continue;
+      }
+      const chunked = chunk(chunker, file.relPath, read.text);
+      if (!chunked) {
+        skip(file.relPath, 'chunk-failed');
+        continue;
+      }
+      if (known) summary.updated++;
+      else summary.added++;
+      summary.bytes += Buffer.byteLength(read.text);
+      batch.push({ record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: read.hash, language: chunked.language }, chunks: chunked.chunks });
+      batchBytes += read.text.length;
+      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+    }
+    await Promise.allSettled(pending.values());
+    flush();
+
+    if (!signal?.aborted) {
+      report({ phase: 'finishing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes }, true);
+      const present = new Set(found.map((file) => file.relPath));
+      const gone = [...catalog.keys()].filter((relPath) => !present.has(relPath));
+      this.store.transaction(() => {
+        for (const relPath of gone) if (this.store.removeFile(relPath)) summary.removed++;
+      });
+      this.store.setMeta('lastSync', String(Date.now()));
+      summary.complete = true;
+    }
+    const stats = this.store.stats();
+    summary.files = stats.files;
+    summary.chunks = stats.chunks;
+    summary.seconds = (performance.now() - started) / 1000;
+    return summary;
+  }
+
+  /**
+   * Brings one file up to date: re-chunked if its content changed, removed if it is gone or now
+   * ignored. Safe to call for any path an editor or watcher reports.
+   */
+  async updateFile(relPath: string): Promise<UpdateOutcome> {
+    const normalized = relPath.split(path.sep).join('/');
+    const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
+    if (!filter.accepts(normalized)) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
+    const absPath = path.join(this.root, normalized);
+    let stat;
+    try {
+      stat = await statFile(absPath);
+    } catch {
+      return this.store.removeFile(normalized) ? 'removed' : 'ignored';
+    }
+    if (!stat.isFile()) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
+    if (stat.size > this.options.maxFileBytes) {
+      this.store.removeFile(normalized);
+      return { skipped: 'too-large' };
+    }
+    const known = this.store.file(normalized);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return 'unchanged';
+    const read = await readTextFile(absPath, this.options.maxFileBytes);
+    if (!read.ok) {
+      this.store.removeFile(normalized);
+      return { skipped: read.reason };
+    }
+    if (known && known.hash === read.hash) {
+      this.store.touchFile(normalized, stat.size, stat.mtimeMs);
+      return 'unchanged';
+    }
+    const chunked = chunk(await this.loadChunker(), normalized, read.text);
+    if (!chunked) return { skipped: 'chunk-failed' };
+    this.store.replaceFile({ path: normalized, size: stat.size, mtimeMs: stat.mtimeMs, hash: read.hash, language: chunked.language }, chunked.chunks);
+    return 'indexed';
+  }
+
+  removeFile(relPath: string): boolean {
+    return this.store.removeFile(relPath.split(path.sep).join('/'));
+  }
+
+  /** Ignore rules may have changed (a .gitignore was saved): read them again on next use. */
+  reloadRules(): void {
+    this.pathFilter = undefined;
+  }
+
+  private loadChunker(): Promise<Chunker> {
+    return (this.chunker ??= createChunker({ chunkMaxBytes: this.options.chunkMaxBytes }));
+  }
+
+  private crawlOptions(signal?: AbortSignal): CrawlOptions {
+    return {
+      include: this.options.include,
+      exclude: [...this.options.exclude, `${INDEX_DIR}/`],
+      maxFileBytes: this.options.maxFileBytes,
+      ...(signal ? { signal } : {}),
+    };
+  }
+}
+
+function chunk(chunker: Chunker, relPath: string, text: string) {
+  try {
+    return chunker.chunk(relPath, text);
+  } catch {
+    return undefined;
+  }
+}

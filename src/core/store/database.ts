@@ -1,0 +1,136 @@
+// Opens the index database: pragmas, schema, and the promise that an unreadable or unknown
+// database never blocks the user — it is moved aside and rebuilt, and the caller is told.
+
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type Db = Database.Database;
+
+/**
+ * Bump when the schema changes. There are no migrations yet: an index is cheap to rebuild and
+ * always derivable from the files, so any other version is moved aside and rebuilt.
+ */
+export const SCHEMA_VERSION = 1;
+
+// The text of a chunk is stored once, in `chunks`. The Porter table reads it through external
+// content (triggers keep it in step), together with `humps`: the camelCase pieces of the chunk's
+// identifiers, which no FTS5 tokenizer splits, so `retry policy` finds `retryPolicy`. The trigram table is contentless and indexes only the title
+// and the chunk's distinct words: trigram positions over the full text cost about 5× the text on
+// disk, while substring matching is only needed within words. `words` is a contentless
+// word-level table whose fts5vocab view is the vocabulary the fuzzy retry corrects against.
+// Both contentless tables are kept in step by the store, which recomputes a chunk's word lists
+// from its stored text to delete it (cheaper on insert than contentless_delete's tombstones).
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  size INTEGER NOT NULL,
+  mtime REAL NOT NULL,
+  hash TEXT NOT NULL,
+  language TEXT NOT NULL,
+  indexed_at INTEGER NOT NULL,
+  chunk_count INTEGER NOT NULL
+);
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  ord INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  humps TEXT NOT NULL
+);
+CREATE INDEX chunks_by_file ON chunks (file_id, ord);
+CREATE VIRTUAL TABLE fts_porter USING fts5 (
+  title, text, humps, content = 'chunks', content_rowid = 'id',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE fts_trigram USING fts5 (title, words, content = '', tokenize = 'trigram');
+CREATE VIRTUAL TABLE fts_words USING fts5 (
+  words, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE porter_vocab USING fts5vocab (fts_porter, 'row');
+CREATE VIRTUAL TABLE trigram_vocab USING fts5vocab (fts_trigram, 'row');
+CREATE VIRTUAL TABLE words_vocab USING fts5vocab (fts_words, 'row');
+CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
+  INSERT INTO fts_porter (rowid, title, text, humps) VALUES (new.id, new.title, new.text, new.humps);
+END;
+CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
+  INSERT INTO fts_porter (fts_porter, rowid, title, text, humps) VALUES ('delete', old.id, old.title, old.text, old.humps);
+END;
+`;
+
+export interface OpenedDatabase {
+  db: Db;
+  /** Set when an existing file could not be used and was moved aside; says why and where to. */
+  rebuiltBecause?: string;
+}
+
+/**
+ * Opens (creating if needed) the database at `file`. A corrupt file, a file that is not SQLite,
+ * or one written by another schema version is renamed to `<file>.broken-<time>` with its WAL and
+ * SHM files, and a fresh database takes its place.
+ */
+export function openDatabase(file: string, options: { readonly?: boolean } = {}): OpenedDatabase {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    return { db: openChecked(file, options.readonly ?? false) };
+  } catch (error) {
+    if (file === ':memory:' || options.readonly) throw error;
+    const problem = error instanceof UnusableDatabase ? error.message : `it could not be read (${describe(error)})`;
+    const aside = moveAside(file);
+    return {
+      db: openChecked(file, false),
+      rebuiltBecause: `The index at ${file} was moved to ${aside} and is being rebuilt: ${problem}.`,
+    };
+  }
+}
+
+class UnusableDatabase extends Error {}
+
+function openChecked(file: string, readonly: boolean): Db {
+  const db = new Database(file, { readonly, fileMustExist: readonly });
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('cache_size = -32768');
+    db.pragma('temp_store = MEMORY');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const hasTables = (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n > 0;
+    if (version === 0 && !hasTables && !readonly) {
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      })();
+    } else if (version !== SCHEMA_VERSION) {
+      throw new UnusableDatabase(`its schema version is ${version}, this build reads version ${SCHEMA_VERSION}`);
+    } else {
+      // Touch every table once so a damaged file fails here, not in the middle of a query.
+      db.prepare('SELECT count(*) FROM files').get();
+      db.prepare("SELECT count(*) FROM fts_porter WHERE fts_porter MATCH 'x'").get();
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function moveAside(file: string): string {
+  const aside = `${file}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

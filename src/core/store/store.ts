@@ -1,0 +1,273 @@
+// The only module that speaks SQL. It keeps the file catalog, each file's chunks and the three
+// FTS5 indexes in step, and answers the small set of questions the search pipeline asks.
+
+import type { ChunkDraft, ChunkKind } from '../types.ts';
+import type { Statement } from 'better-sqlite3';
+import { openDatabase, type Db } from './database.ts';
+import { chunkWords } from './words.ts';
+
+export interface FileRecord {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: string;
+}
+
+export interface CatalogEntry extends FileRecord {
+  id: number;
+  indexedAt: number;
+  chunkCount: number;
+}
+
+export interface StoredChunk {
+  id: number;
+  path: string;
+  language: string;
+  ord: number;
+  title: string;
+  kind: ChunkKind;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface ListRow {
+  id: number;
+  bm25: number;
+}
+
+export type FtsTable = 'porter' | 'trigram';
+
+/** BM25 weights after the title's: text, then (Porter only) the identifier humps. */
+const FTS_TABLES: Record<FtsTable, { name: string; weights: string }> = {
+  porter: { name: 'fts_porter', weights: '1.0, 1.0' },
+  trigram: { name: 'fts_trigram', weights: '1.0' },
+};
+
+export interface IndexStats {
+  files: number;
+  chunks: number;
+  /** UTF-8 bytes of chunk text held by the index. */
+  textBytes: number;
+  /** Size of the database file and its WAL, in bytes. */
+  diskBytes: number;
+  /** Milliseconds since the epoch of the newest file update, or null for an empty index. */
+  lastIndexedAt: number | null;
+  languages: Record<string, number>;
+}
+
+export class IndexStore {
+  readonly db: Db;
+  readonly dbFile: string;
+  /** Why the previous database at this path was moved aside, if it was. */
+  readonly rebuiltBecause: string | undefined;
+  private readonly statements;
+  /** Kept in step by this connection's writes; another process's writes make it approximate. */
+  private chunkCount: number;
+
+  constructor(file: string, options: { readonly?: boolean } = {}) {
+    const opened = openDatabase(file, options);
+    this.db = opened.db;
+    this.dbFile = file;
+    this.rebuiltBecause = opened.rebuiltBecause;
+    const db = this.db;
+    this.statements = {
+      fileByPath: db.prepare('SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files WHERE path = ?'),
+      allFiles: db.prepare('SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files'),
+      upsertFile: db.prepare(`INSERT INTO files (path, size, mtime, hash, language, indexed_at, chunk_count)
+        VALUES (@path, @size, @mtimeMs, @hash, @language, @indexedAt, @chunkCount)
+        ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, hash = excluded.hash,
+          language = excluded.language, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count
+        RETURNING id`),
+      touchFile: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
+      deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
+      chunkTexts: db.prepare('SELECT id, title, text FROM chunks WHERE file_id = ?'),
+      deleteChunks: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
+      deleteTrigram: db.prepare("INSERT INTO fts_trigram (fts_trigram, rowid, title, words) VALUES ('delete', ?, ?, ?)"),
+      deleteWords: db.prepare("INSERT INTO fts_words (fts_words, rowid, words) VALUES ('delete', ?, ?)"),
+      insertChunk: db.prepare(`INSERT INTO chunks (file_id, ord, title, kind, start_line, end_line, text, humps)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertTrigram: db.prepare('INSERT INTO fts_trigram (rowid, title, words) VALUES (?, ?, ?)'),
+      insertWords: db.prepare('INSERT INTO fts_words (rowid, words) VALUES (?, ?)'),
+      chunkById: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
+          c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`),
+      chunksOfFile: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
+          c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.ord`),
+      wordDocFreq: db.prepare('SELECT doc FROM words_vocab WHERE term = ?').pluck(),
+      stemDocFreq: db.prepare('SELECT doc FROM porter_vocab WHERE term = ?').pluck(),
+      trigramDocFreq: db.prepare('SELECT doc FROM trigram_vocab WHERE term = ?').pluck(),
+      vocabulary: db.prepare('SELECT term, doc FROM words_vocab').raw(),
+      countChunks: db.prepare('SELECT count(*) FROM chunks').pluck(),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    };
+    this.chunkCount = this.statements.countChunks.get() as number;
+  }
+
+  /** Runs `fn` in one transaction: a file's old and new chunks are never visible half-replaced. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  file(path: string): CatalogEntry | undefined {
+    return this.statements.fileByPath.get(path) as CatalogEntry | undefined;
+  }
+
+  catalog(): CatalogEntry[] {
+    return this.statements.allFiles.all() as CatalogEntry[];
+  }
+
+  /** Replaces everything stored for one file. Touches only that file's rows. */
+  replaceFile(record: FileRecord, chunks: readonly ChunkDraft[]): void {
+    const s = this.statements;
+    this.transaction(() => {
+      const existing = s.fileByPath.get(record.path) as CatalogEntry | undefined;
+      if (existing) this.deleteChunks(existing.id);
+      const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
+      this.chunkCount += chunks.length;
+      chunks.forEach((chunk, ord) => {
+        const words = chunkWords(chunk.title, chunk.text);
+        const chunkId = Number(s.insertChunk.run(fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, words.humps).lastInsertRowid);
+        s.insertTrigram.run(chunkId, chunk.title, words.trigram);
+        s.insertWords.run(chunkId, words.vocabulary);
+      });
+    });
+  }
+
+  /** Records a new size and mtime for a file whose content hash did not change. */
+  touchFile(path: string, size: number, mtimeMs: number): void {
+    this.statements.touchFile.run(size, mtimeMs, path);
+  }
+
+  removeFile(path: string): boolean {
+    const s = this.statements;
+    return this.transaction(() => {
+      const existing = s.fileByPath.get(path) as CatalogEntry | undefined;
+      if (!existing) return false;
+      this.deleteChunks(existing.id);
+      s.deleteFile.run(existing.id);
+      return true;
+    });
+  }
+
+  private deleteChunks(fileId: number): void {
+    const s = this.statements;
+    for (const old of s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>) {
+      this.chunkCount--;
+      const words = chunkWords(old.title, old.text);
+      s.deleteTrigram.run(old.id, old.title, words.trigram);
+      s.deleteWords.run(old.id, words.vocabulary);
+    }
+    s.deleteChunks.run(fileId);
+  }
+
+  chunk(id: number): StoredChunk | undefined {
+    return this.statements.chunkById.get(id) as StoredChunk | undefined;
+  }
+
+  chunksOfFile(path: string): StoredChunk[] {
+    return this.statements.chunksOfFile.all(path) as StoredChunk[];
+  }
+
+  /**
+   * Runs an FTS5 MATCH expression (built by the search module, never raw user input) and returns
+   * the best `limit` chunks by BM25 with the title weighted `titleWeight` times the text.
+   */
+  match(table: FtsTable, expression: string, limit: number, titleWeight: number): ListRow[] {
+    const fts = FTS_TABLES[table];
+    const sql = `SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name} WHERE ${fts.name} MATCH ? ORDER BY bm25 LIMIT ?`;
+    return this.cached(sql).all(titleWeight, expression, limit) as ListRow[];
+  }
+
+  /**
+   * Like `match`, but scores only the first `sample` matching chunks in id order. Used when an
+   * expression matches so many chunks that scoring all of them would be slow and their order
+   * would carry little signal anyway.
+   */
+  matchSample(table: FtsTable, expression: string, limit: number, titleWeight: number, sample: number): ListRow[] {
+    const fts = FTS_TABLES[table];
+    const sql = `SELECT id, bm25 FROM (SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name}
+      WHERE ${fts.name} MATCH ? ORDER BY rowid LIMIT ?) ORDER BY bm25 LIMIT ?`;
+    return this.cached(sql).all(titleWeight, expression, sample, limit) as ListRow[];
+  }
+
+  /** How many chunks the index holds (cheap; no table scan). */
+  get size(): number {
+    return this.chunkCount;
+  }
+
+  /** Chunks holding an unstemmed word, as FTS5 counts them. */
+  wordDocFreq(word: string): number {
+    return (this.statements.wordDocFreq.get(word) as number | undefined) ?? 0;
+  }
+
+  /** Chunks holding a Porter stem (title or text). */
+  stemDocFreq(stem: string): number {
+    return (this.statements.stemDocFreq.get(stem) as number | undefined) ?? 0;
+  }
+
+  trigramDocFreq(trigram: string): number {
+    return (this.statements.trigramDocFreq.get(trigram) as number | undefined) ?? 0;
+  }
+
+  /** Every distinct word in the index with the number of chunks that hold it. */
+  vocabulary(): { words: string[]; docFreq: number[] } {
+    const words: string[] = [];
+    const docFreq: number[] = [];
+    for (const [term, doc] of this.statements.vocabulary.iterate() as Iterable<[string, number]>) {
+      words.push(term);
+      docFreq.push(doc);
+    }
+    return { words, docFreq };
+  }
+
+  meta(key: string): string | undefined {
+    return this.statements.getMeta.get(key) as string | undefined;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
+
+  stats(): IndexStats {
+    const totals = this.db.prepare(`SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks,
+        (SELECT coalesce(sum(size), 0) FROM files) AS textBytes, (SELECT max(indexed_at) FROM files) AS lastIndexedAt`).get() as {
+      files: number; chunks: number; textBytes: number; lastIndexedAt: number | null;
+    };
+    const languages: Record<string, number> = {};
+    for (const row of this.db.prepare('SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY n DESC').all() as Array<{ language: string; n: number }>) {
+      languages[row.language] = row.n;
+    }
+    return { ...totals, diskBytes: this.diskBytes(), languages };
+  }
+
+  /** Folds FTS5 segments together; worth it after a bulk load, not after every file. */
+  optimize(): void {
+    this.db.exec("INSERT INTO fts_porter (fts_porter) VALUES ('optimize'); INSERT INTO fts_trigram (fts_trigram) VALUES ('optimize'); INSERT INTO fts_words (fts_words) VALUES ('optimize');");
+  }
+
+  close(): void {
+    if (this.db.open) {
+      this.db.pragma('optimize');
+      this.db.close();
+    }
+  }
+
+  private diskBytes(): number {
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    return pageSize * pages;
+  }
+
+  private readonly statementCache = new Map<string, Statement>();
+
+  private cached(sql: string): Statement {
+    let statement = this.statementCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statementCache.set(sql, statement);
+    }
+    return statement;
+  }
+}

@@ -1,0 +1,48 @@
+// Builds real on-disk indexes from hand-written chunks, for tests that are about searching,
+// not about crawling or chunking.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Vocabulary } from '../../../src/core/search/fuzzy.ts';
+import type { SearchContext } from '../../../src/core/search/pipeline.ts';
+import { IndexStore } from '../../../src/core/store/store.ts';
+import type { ChunkDraft } from '../../../src/core/types.ts';
+
+export function tempDir(prefix = 'fused-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export type FileSpec = Record<string, Array<Partial<ChunkDraft> & { text: string }>>;
+
+/** One store on a temporary file, filled with the given files' chunks. */
+export function storeWith(files: FileSpec, dbFile = path.join(tempDir(), 'index.db')): IndexStore {
+  const store = new IndexStore(dbFile);
+  addFiles(store, files);
+  return store;
+}
+
+export function addFiles(store: IndexStore, files: FileSpec): void {
+  for (const [relPath, chunks] of Object.entries(files)) {
+    store.replaceFile(
+      { path: relPath, size: 1, mtimeMs: 1, hash: relPath + JSON.stringify(chunks).length, language: relPath.endsWith('.md') ? 'markdown' : 'typescript' },
+      chunks.map((chunk, i) => ({
+        title: chunk.title ?? `${relPath} part ${i + 1}`,
+        kind: chunk.kind ?? (relPath.endsWith('.md') ? 'prose' : 'code'),
+        startLine: chunk.startLine ?? i * 10 + 1,
+        endLine: chunk.endLine ?? i * 10 + 9,
+        text: chunk.text,
+      })),
+    );
+  }
+}
+
+export function contextFor(store: IndexStore): SearchContext {
+  return {
+    store,
+    vocabulary: () => {
+      const { words, docFreq } = store.vocabulary();
+      return new Vocabulary(words, docFreq);
+    },
+  };
+}

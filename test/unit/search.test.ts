@@ -1,0 +1,141 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { search } from '../../src/core/search/pipeline.ts';
+import { contextFor, storeWith } from './helpers/store.ts';
+
+const filler = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word} ipsum dolor ${i}`).join(' ');
+
+test('two chunks under the same heading both come back (fusion is keyed by chunk, not by title)', () => {
+  const store = storeWith({
+    'guide.md': [
+      { title: 'Guide > Example', text: 'An example of configuring the retry budget.' },
+      { title: 'Guide > Example', text: 'Another example: the retry budget with backoff.' },
+    ],
+  });
+  const { results } = search(contextFor(store), 'retry budget example');
+  assert.equal(results.length, 2);
+  assert.notEqual(results[0]!.chunkId, results[1]!.chunkId);
+  assert.deepEqual(results.map((r) => r.title), ['Guide > Example', 'Guide > Example']);
+  store.close();
+});
+
+test('a typo next to a correctly spelled word is still corrected', () => {
+  const store = storeWith({
+    'k8s.md': [{ title: 'Deploying', text: 'Deploy the kubernetes cluster and scale the pods with a deployment.' }],
+    'cluster.md': [{ title: 'Cluster', text: 'a kubernetes cluster runs the control plane' }],
+    'pods.md': [{ title: 'Containers', text: 'pods are groups of containers' }],
+  });
+  const response = search(contextFor(store), 'kuberntes pods');
+  assert.deepEqual(response.corrections, [['kuberntes', 'kubernetes']]);
+  const [top] = response.results;
+  assert.equal(top?.path, 'k8s.md', 'the chunk with both words wins once the typo is fixed');
+  assert.deepEqual(top.explain.fuzzy?.corrections, [['kuberntes', 'kubernetes']]);
+  const onlyCorrected = response.results.find((r) => r.path === 'cluster.md');
+  assert.equal(onlyCorrected?.stage, 'fuzzy', 'found only by the corrected query');
+  store.close();
+});
+
+test('fuzzy mode "empty" only retries when nothing was found, and "off" never does', () => {
+  const store = storeWith({
+    'k8s.md': [{ text: 'kubernetes cluster' }],
+    'pods.md': [{ text: 'pods are small' }],
+  });
+  const context = contextFor(store);
+  assert.deepEqual(search(context, 'kuberntes pods', { fuzzy: 'empty' }).corrections, []);
+  assert.deepEqual(search(context, 'kuberntes', { fuzzy: 'empty' }).corrections, [['kuberntes', 'kubernetes']]);
+  const off = search(context, 'kuberntes', { fuzzy: 'off' });
+  assert.deepEqual(off.corrections, []);
+  assert.equal(off.results.length, 0);
+  store.close();
+});
+
+test('a candidate fused just below the limit can be promoted by the proximity rerank', () => {
+  // Twelve chunks mention both words far apart, so BM25 ranks them on term frequency; one chunk
+  // holds the exact phrase once. It fuses below a limit of 5 but the rerank window reaches it.
+  const files: Record<string, Array<{ text: string; title: string }>> = {};
+  for (let i = 0; i < 12; i++) {
+    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache cache cache ${filler(20)} invalidation invalidation` }];
+  }
+  files['answer.md'] = [{ title: 'Notes', text: `${filler(30)} cache invalidation ${filler(30)}` }];
+  const store = storeWith(files);
+  const noRerank = search(contextFor(store), 'cache invalidation', { limit: 5, stages: { proximity: false }, fuzzy: 'off' });
+  assert.ok(!noRerank.results.some((r) => r.path === 'answer.md'), 'without the rerank it misses the cut');
+  const { results } = search(contextFor(store), 'cache invalidation', { limit: 5, fuzzy: 'off' });
+  const answer = results.find((r) => r.path === 'answer.md');
+  assert.ok(answer, 'the rerank promoted it into the top 5');
+  assert.equal(answer.stage, 'proximity');
+  assert.ok(answer.explain.proximity!.fusedRank > 5);
+  assert.ok(answer.explain.proximity!.finalRank <= 5);
+  store.close();
+});
+
+test('identifiers are found by their parts and as a whole', () => {
+  const store = storeWith({
+    'hpa.ts': [{ title: 'HorizontalPodAutoscaler', text: 'class HorizontalPodAutoscaler { scale() {} }' }],
+    'config.py': [{ title: 'parse_config', text: 'def parse_config(path): return load(path)' }],
+    'paths.py': [{ title: 'join', text: 'full = os.path.join(base, name)' }],
+    'other.md': [{ text: 'nothing to see here at all' }],
+  });
+  const context = contextFor(store);
+  const top = (q: string) => search(context, q).results[0]?.path;
+  assert.equal(top('horizontalPod'), 'hpa.ts');
+  assert.equal(top('autoscaler'), 'hpa.ts');
+  assert.equal(top('parse_config'), 'config.py');
+  assert.equal(top('config'), 'config.py');
+  assert.equal(top('os.path.join'), 'paths.py');
+  store.close();
+});
+
+test('FTS5 syntax, emoji, empty and huge queries return results or an empty list, never throw', () => {
+  const store = storeWith({ 'a.ts': [{ text: 'function parse(config) { return config.near + 1 }' }] });
+  const context = contextFor(store);
+  const hostile = [
+    '"', '""', '"unbalanced', '(', ')', '((parse', 'parse)', 'NEAR(parse config)', 'NEAR/3', 'parse NEAR/2 config',
+    '*', 'pars*', '^parse', 'title:parse', 'text : config', '{title}: parse', 'AND', 'OR', 'NOT', 'parse AND OR NOT config',
+    '-parse', '+config', ':', ';', '\\', "'", '`', '😀', '👩‍👩‍👧 parse 🎉', 'e\u0301e\u0301', 'مرحبا parse', '', '   ', '\0',
+    'x'.repeat(10_000), 'parse '.repeat(2_000),
+  ];
+  for (const query of hostile) {
+    const response = search(context, query);
+    assert.ok(Array.isArray(response.results), `results for ${JSON.stringify(query.slice(0, 20))}`);
+  }
+  assert.equal(search(context, 'NEAR(parse config)').results[0]?.path, 'a.ts', 'operators are searched as words');
+  store.close();
+});
+
+test('filters apply before the cut, so a filtered search still fills its page', () => {
+  const files: Record<string, Array<{ text: string }>> = {};
+  for (let i = 0; i < 30; i++) files[`docs/guide${i}.md`] = [{ text: `timeout handling explained ${i}` }];
+  for (let i = 0; i < 6; i++) files[`src/net${i}.ts`] = [{ text: `const timeout = ${i}; // handling ${filler(10)}` }];
+  const store = storeWith(files);
+  const context = contextFor(store);
+  const code = search(context, 'timeout handling', { limit: 5, filters: { kind: 'code' } });
+  assert.equal(code.results.length, 5);
+  assert.ok(code.results.every((r) => r.kind === 'code'));
+  const globbed = search(context, 'timeout handling', { limit: 5, filters: { include: ['src/**'] } });
+  assert.equal(globbed.results.length, 5);
+  assert.ok(globbed.results.every((r) => r.path.startsWith('src/')));
+  const excluded = search(context, 'timeout handling', { limit: 50, filters: { exclude: ['*.md'] } });
+  assert.equal(excluded.results.length, 6);
+  store.close();
+});
+
+test('every result explains itself: list ranks, BM25, RRF contributions, proximity ranks', () => {
+  const store = storeWith({ 'a.ts': [{ title: 'retryPolicy', text: 'export function retryPolicy(attempts) { return backoff(attempts) }' }] });
+  const [result] = search(contextFor(store), 'retry policy').results;
+  assert.ok(result);
+  const { explain } = result;
+  assert.equal(explain.porter?.rank, 1);
+  assert.equal(explain.trigram?.rank, 1);
+  assert.ok(explain.porter!.bm25 < 0, 'SQLite bm25: lower is better');
+  assert.equal(explain.rrf.k, 60);
+  assert.ok(Math.abs(explain.rrf.contributions.porter! - 1 / 61) < 1e-12);
+  assert.ok(Math.abs(explain.rrf.score - 2 / 61) < 1e-12);
+  assert.equal(explain.proximity?.fusedRank, 1);
+  assert.equal(explain.proximity?.finalRank, 1);
+  assert.equal(result.stage, 'rrf');
+  assert.ok(result.matches.length > 0);
+  const [start, end] = result.matches[0]!;
+  assert.match(result.snippet.slice(start, end), /retry|policy/i);
+  store.close();
+});

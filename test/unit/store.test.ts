@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { IndexStore } from '../../src/core/store/store.ts';
+import { SCHEMA_VERSION } from '../../src/core/store/database.ts';
+import { storeWith, tempDir } from './helpers/store.ts';
+
+function integrityOk(store: IndexStore): void {
+  assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+  for (const table of ['fts_porter', 'fts_trigram', 'fts_words']) {
+    store.db.prepare(`INSERT INTO ${table} (${table}) VALUES ('integrity-check')`).run();
+  }
+}
+
+test('re-indexing one file replaces only that file’s chunks and keeps every FTS index consistent', () => {
+  const store = storeWith({
+    'a.ts': [{ text: 'function alpha() { return kiwiFruit; }' }, { text: 'const beta = 2;' }],
+    'b.ts': [{ text: 'function gamma() { return mangoFruit; }' }],
+  });
+  const before = store.chunksOfFile('b.ts');
+  store.replaceFile({ path: 'a.ts', size: 2, mtimeMs: 2, hash: 'new', language: 'typescript' }, [
+    { title: 'alpha', kind: 'code', startLine: 1, endLine: 3, text: 'function alpha() { return papayaFruit; }' },
+  ]);
+  assert.deepEqual(store.chunksOfFile('b.ts'), before, 'b.ts is untouched');
+  assert.equal(store.chunksOfFile('a.ts').length, 1);
+  assert.equal(store.match('porter', '"kiwifruit"', 10, 1).length, 0, 'old text is gone from the Porter index');
+  assert.equal(store.match('trigram', '"kiwi"', 10, 1).length, 0, 'old words are gone from the trigram index');
+  assert.equal(store.match('trigram', '"papaya"', 10, 1).length, 1);
+  assert.equal(store.wordDocFreq('kiwifruit'), 0, 'old words leave the vocabulary');
+  integrityOk(store);
+  store.close();
+});
+
+test('removing a file removes its chunks from every index and the catalog', () => {
+  const store = storeWith({ 'a.ts': [{ text: 'unique zebra words' }], 'b.ts': [{ text: 'other words' }] });
+  assert.equal(store.removeFile('a.ts'), true);
+  assert.equal(store.file('a.ts'), undefined);
+  assert.equal(store.match('porter', '"zebra"', 10, 1).length, 0);
+  assert.equal(store.size, 1);
+  assert.equal(store.removeFile('a.ts'), false, 'removing twice is harmless');
+  integrityOk(store);
+  store.close();
+});
+
+test('chunk text is stored once: the Porter table reads it from chunks, the others keep no copy', () => {
+  const store = storeWith({});
+  const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  assert.ok(!tables.includes('fts_porter_content'), 'Porter is external-content');
+  assert.ok(!tables.includes('fts_trigram_content'), 'trigram is contentless');
+  assert.ok(!tables.includes('fts_words_content'), 'the vocabulary table is contentless');
+  store.close();
+});
+
+test('a file that is not a database is moved aside and rebuilt, and the store says so', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'index.db');
+  fs.writeFileSync(file, 'this is not a database '.repeat(200));
+  const store = new IndexStore(file);
+  assert.match(store.rebuiltBecause ?? '', /moved to .*broken.*rebuilt/);
+  assert.equal(store.stats().files, 0);
+  assert.ok(fs.readdirSync(dir).some((name) => name.includes('.broken-')), 'the broken file is kept aside, not deleted');
+  store.close();
+});
+
+test('a database from another schema version is moved aside and rebuilt', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'index.db');
+  const foreign = new Database(file);
+  foreign.exec('CREATE TABLE something (x)');
+  foreign.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  foreign.close();
+  const store = new IndexStore(file);
+  assert.match(store.rebuiltBecause ?? '', /schema version is \d+/);
+  store.replaceFile({ path: 'x.md', size: 1, mtimeMs: 1, hash: 'h', language: 'markdown' }, [
+    { title: 'x', kind: 'prose', startLine: 1, endLine: 1, text: 'fresh index works' },
+  ]);
+  assert.equal(store.match('porter', '"fresh"', 5, 1).length, 1);
+  store.close();
+});
+
+test('a truncated database file is moved aside and rebuilt', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'index.db');
+  const good = storeWith({ 'a.ts': [{ text: 'some text '.repeat(2000) }] }, file);
+  good.close();
+  const bytes = fs.readFileSync(file);
+  fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 3)));
+  fs.rmSync(`${file}-wal`, { force: true });
+  const store = new IndexStore(file);
+  assert.ok(store.rebuiltBecause, 'the damage was noticed');
+  integrityOk(store);
+  store.close();
+});
+
+test('an existing index opens again with its content', () => {
+  const file = path.join(tempDir(), 'index.db');
+  storeWith({ 'a.ts': [{ text: 'persistent walrus' }] }, file).close();
+  const store = new IndexStore(file);
+  assert.equal(store.rebuiltBecause, undefined);
+  assert.equal(store.match('porter', '"walrus"', 5, 1).length, 1);
+  store.close();
+});
