@@ -12,4 +12,4 @@ const node = {
   logLevel: 'warning',
 };
 
-await build({ ...node, entryPoints: { cli: 'src/cli/main.ts' }, outExtension: { '.js': '.cjs' }, outdir: 'dist' });
+await build({ ...node, entryPoints: { cli: 'src/cli/main.ts', extension: 'src/extension/extension.ts' }, outExtension: { '.js': '.cjs' }, outdir: 'dist' });
