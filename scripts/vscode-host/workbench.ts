@@ -1,0 +1,57 @@
+// The bridge between the runner and UI test modules: the runner opens the workbench page and hands
+// it over here before it loads the modules, which read it back with `workbench()`.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+
+export interface Workbench {
+  page: Page;
+  /** Saves a full-page PNG as `<screenshot folder>/<name>.png` and returns its path. */
+  screenshot(name: string): Promise<string>;
+  /**
+   * Opens the command palette, types `filter` and returns the row whose text contains `entry`,
+   * reopening the palette until that row appears or `timeoutMs` (default 60 000) runs out.
+   */
+  commandPalette(filter: string, entry: string, timeoutMs?: number): Promise<Locator>;
+}
+
+// Extensions register their commands a few seconds after the workbench looks ready, at a moment
+// the page does not announce, and an open palette does not pick up commands registered later.
+const PALETTE_ATTEMPT_MS = 3_000;
+
+let current: Workbench | undefined;
+
+export function openWorkbench(page: Page, screenshotDir: string): Workbench {
+  current = {
+    page,
+    async screenshot(name) {
+      mkdirSync(screenshotDir, { recursive: true });
+      const path = join(screenshotDir, `${name}.png`);
+      await page.screenshot({ path, fullPage: true });
+      return path;
+    },
+    async commandPalette(filter, entry, timeoutMs = 60_000) {
+      const palette = page.locator('.quick-input-widget');
+      const row = palette.locator('.monaco-list-row', { hasText: entry });
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await page.keyboard.press('F1');
+        await palette.locator('input').waitFor();
+        await page.keyboard.type(filter);
+        try {
+          await row.waitFor({ timeout: PALETTE_ATTEMPT_MS });
+          return row;
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
+          await page.keyboard.press('Escape');
+        }
+      }
+    },
+  };
+  return current;
+}
+
+export function workbench(): Workbench {
+  if (!current) throw new Error('UI tests must be run by scripts/vscode-host/run-tests.ts --ui');
+  return current;
+}

@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'mocha';
+import { workbench } from '../../scripts/vscode-host/workbench.ts';
+import manifest from '../../package.json' with { type: 'json' };
+
+suite('the command palette in a real VS Code', () => {
+  test('typing "Fused Search" offers the extension\'s commands, and running one shows its version', async () => {
+    const { page, screenshot, commandPalette } = workbench();
+    const row = await commandPalette('Fused Search', 'Fused Search: Show Version');
+    await screenshot('command-palette');
+
+    await row.click();
+    // The smoke-test driver keeps notifications out of toasts; the bell's list shows them instead.
+    await page.locator('[id="status.notifications"]').click();
+    const notification = page.locator('.notifications-center .monaco-list-row', {
+      hasText: `Fused Search ${manifest.version}`,
+    });
+    await notification.waitFor();
+    await screenshot('version-notification');
+    assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'the palette closes once the command runs');
+  });
+});
