@@ -68,6 +68,13 @@ cpSync(resolve(args.workspace), workspaceDir, { recursive: true });
 const resultsFile = join(scratch, 'results.json');
 const serverLog = join(resultsDir, 'code-server.log');
 const testOutputPrefix = '[fused-search:test] ';
+// code-server keeps logs and a heartbeat in the XDG data home, VS Code a device id in the cache, and
+// Chromium crash reports and dconf state in the config and cache homes: keep all of it out of $HOME.
+const xdgHomes = {
+  XDG_DATA_HOME: join(scratch, 'data'),
+  XDG_CACHE_HOME: join(scratch, 'cache'),
+  XDG_CONFIG_HOME: join(scratch, 'config'),
+};
 const workbenchLog = join(resultsDir, 'workbench.log');
 let server: ChildProcess | undefined;
 let browser: Browser | undefined;
@@ -115,7 +122,12 @@ async function startCodeServer(port: number): Promise<void> {
       // Its own process group, so that killing the group also ends the extension host and pty host.
       detached: true,
       stdio: ['ignore', log, log],
-      env: { ...process.env, [RESULTS_FILE_ENV]: resultsFile, [OUTPUT_PREFIX_ENV]: testOutputPrefix },
+      env: {
+        ...process.env,
+        [RESULTS_FILE_ENV]: resultsFile,
+        [OUTPUT_PREFIX_ENV]: testOutputPrefix,
+        ...xdgHomes,
+      },
     },
   );
   const exited = new Promise<never>((_, fail) =>
@@ -146,6 +158,7 @@ async function openPage(port: number, onExit: (code: number) => void) {
   browser = await chromium.launch({
     executablePath: args.chromium,
     headless: true,
+    env: { ...process.env, ...xdgHomes },
     // Offline: anything Chromium would fetch in the background fails, slowly and noisily.
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],

@@ -10,8 +10,11 @@ suite('the command palette in a real VS Code', () => {
     await screenshot('command-palette');
 
     await row.click();
-    // The smoke-test driver keeps notifications out of toasts; the bell's list shows them instead.
-    await page.locator('[id="status.notifications"]').click();
+    // The smoke-test driver keeps notifications out of toasts: the bell gets a dot instead, and its
+    // list shows them. Opening the list before the dot appears can miss the notification.
+    const bell = page.locator('[id="status.notifications"]');
+    await bell.locator('.codicon-bell-dot').waitFor();
+    await bell.click();
     const notification = page.locator('.notifications-center .monaco-list-row', {
       hasText: `Fused Search ${manifest.version}`,
     });
