@@ -1,0 +1,351 @@
+// What counts as a symbol in each language, by tree-sitter node type. A symbol is what a person
+// would name when asked where something is: a function, a class, a method, a struct. Everything
+// else (imports, statements, fields, one-line declarations) is the code around symbols and is
+// chunked as such, never dropped.
+
+import type { Node } from '@vscode/tree-sitter-wasm';
+import { shortLabel } from './lines.ts';
+
+/**
+ * leaf: one chunk (cut by lines only if over the cap).
+ * container: one chunk if it fits, else a header chunk plus its members (a class and its methods).
+ * scope: never a chunk of its own; its members are chunked with its name in their path (namespace).
+ * transparent: its children are looked at as if they stood in its place (`#ifdef`, ERROR nodes).
+ * wrapper: stands for the symbol it wraps, covering the wrapper's lines (`export`, decorators, templates).
+ */
+export type Role = 'leaf' | 'container' | 'scope' | 'transparent' | 'wrapper';
+
+export interface NodeRule {
+  role: Role;
+  /**
+   * Node types that are usually one-liners (declarations, macros) are symbols only when they span
+   * at least this many lines; shorter ones stay with the surrounding code.
+   */
+  minLines?: number;
+}
+
+export interface CodeLanguage {
+  /** Base name of the grammar's wasm file: tree-sitter-<grammar>.wasm. */
+  grammar: string;
+  rules: Readonly<Record<string, NodeRule>>;
+  /** A name for node types the generic rules (field `name`, then the declarator chain) get wrong. */
+  name?: (node: Node) => string | undefined;
+  /** Parse C/C++ with function bodies hidden from the parser (see skeleton.ts). */
+  skeleton?: 'c' | 'cpp';
+}
+
+/** Node types that belong to the symbol right below them when they sit on the lines just above it. */
+export const LEADING_TYPES: ReadonlySet<string> = new Set([
+  'comment',
+  'line_comment',
+  'block_comment',
+  'attribute_item',
+  'decorator',
+  'attribute_list',
+]);
+
+const leaf: NodeRule = { role: 'leaf' };
+const multiLine: NodeRule = { role: 'leaf', minLines: 3 };
+const container: NodeRule = { role: 'container' };
+const scope: NodeRule = { role: 'scope' };
+const transparent: NodeRule = { role: 'transparent' };
+const wrapper: NodeRule = { role: 'wrapper' };
+
+const common: Record<string, NodeRule> = { ERROR: transparent };
+
+const javascriptRules: Record<string, NodeRule> = {
+  ...common,
+  function_declaration: leaf,
+  generator_function_declaration: leaf,
+  class_declaration: container,
+  class: container,
+  method_definition: leaf,
+  field_definition: multiLine,
+  lexical_declaration: multiLine,
+  variable_declaration: multiLine,
+  export_statement: wrapper,
+  expression_statement: wrapper,
+  assignment_expression: multiLine,
+  call_expression: multiLine,
+  function_expression: leaf,
+  arrow_function: leaf,
+};
+
+const typescriptRules: Record<string, NodeRule> = {
+  ...javascriptRules,
+  abstract_class_declaration: container,
+  interface_declaration: leaf,
+  enum_declaration: leaf,
+  type_alias_declaration: leaf,
+  internal_module: scope,
+  module: scope,
+  ambient_declaration: wrapper,
+  public_field_definition: multiLine,
+};
+
+function javascriptName(node: Node): string | undefined {
+  switch (node.type) {
+    case 'lexical_declaration':
+    case 'variable_declaration':
+      return fieldText(node.firstNamedChild, 'name');
+    case 'assignment_expression':
+      return fieldText(node, 'left');
+    case 'field_definition':
+      return fieldText(node, 'property');
+    case 'call_expression': {
+      // `describe('parser')`, `app.get('/users')`: the callee and its first argument if a string.
+      const callee = fieldText(node, 'function');
+      const first = node.childForFieldName('arguments')?.firstNamedChild;
+      const label = first && (first.type === 'string' || first.type === 'template_string') ? `(${shortLabel(first.text, 50)})` : '';
+      return callee ? `${shortLabel(callee, 40)}${label}` : undefined;
+    }
+    case 'function_expression':
+    case 'arrow_function':
+    case 'class':
+      // Only reached through `export default`.
+      return fieldText(node, 'name') ?? 'default';
+    default:
+      return undefined;
+  }
+}
+
+const cRules: Record<string, NodeRule> = {
+  ...common,
+  function_definition: leaf,
+  declaration: { role: 'leaf', minLines: 2 },
+  type_definition: { role: 'leaf', minLines: 2 },
+  struct_specifier: { role: 'container', minLines: 2 },
+  union_specifier: { role: 'container', minLines: 2 },
+  class_specifier: { role: 'container', minLines: 2 },
+  enum_specifier: { role: 'leaf', minLines: 2 },
+  preproc_def: { role: 'leaf', minLines: 2 },
+  preproc_function_def: { role: 'leaf', minLines: 2 },
+  preproc_if: transparent,
+  preproc_ifdef: transparent,
+  preproc_else: transparent,
+  preproc_elif: transparent,
+  preproc_elifdef: transparent,
+  linkage_specification: transparent,
+  declaration_list: transparent,
+  namespace_definition: scope,
+  template_declaration: wrapper,
+};
+
+function cName(node: Node): string | undefined {
+  if (node.type === 'function_definition') {
+    const declarator = innermostDeclarator(node);
+    const name = declarator?.text;
+    if (!name) return undefined;
+    // Kernel-style definitions through a macro, `SYSCALL_DEFINE3(open, ...)`: the macro's name
+    // alone says nothing, its first argument is the real name.
+    const params = declarator.parent?.childForFieldName('parameters');
+    const first = params?.firstNamedChild?.text;
+    if (/^[A-Z][A-Z0-9_]*$/.test(name) && first && /^\w+$/.test(first)) return `${name}(${first})`;
+    return qualified(lastWord(name));
+  }
+  if (node.type === 'declaration' || node.type === 'type_definition') {
+    // `struct foo { … };` declares no variable: the struct's name is the name.
+    const name = innermostDeclarator(node)?.text ?? fieldText(node.childForFieldName('type'), 'name');
+    return name === undefined ? undefined : qualified(name);
+  }
+  return undefined;
+}
+
+/** `__noreturn kthread_exit` (an attribute macro the grammar took for part of the name) is `kthread_exit`. */
+function lastWord(name: string): string {
+  return /^[\w\s*]+$/.test(name) ? (name.trim().split(/[\s*]+/).pop() ?? name) : name;
+}
+
+/** `Store::search` is titled `Store > search`, the same path as a method defined inside the class. */
+function qualified(name: string): string {
+  return name.replace(/\s*::\s*/g, ' > ').replace(/^ > /, '');
+}
+
+/**
+ * Follows `declarator` fields (pointer, function, array, init declarators) down to the declared
+ * name. Bounded: a pathological `*****…x` must not cost more than a glance.
+ */
+function innermostDeclarator(node: Node): Node | undefined {
+  let current = node.childForFieldName('declarator');
+  for (let i = 0; current && i < 32; i++) {
+    // `Store::search` is itself a name; its `name` field would drop the `Store`.
+    if (/identifier|_name$/.test(current.type)) return current;
+    const next = current.childForFieldName('declarator') ?? current.childForFieldName('name');
+    if (!next) return undefined;
+    current = next;
+  }
+  return undefined;
+}
+
+function goName(node: Node): string | undefined {
+  if (node.type === 'method_declaration') {
+    // `func (s *Store) Search()` is titled `Store > Search`, like a method in a class.
+    const receiver = node.childForFieldName('receiver')?.firstNamedChild?.childForFieldName('type');
+    const type = receiver?.text.replace(/^\*/, '').replace(/\[.*$/, '');
+    const name = fieldText(node, 'name');
+    return type && name ? `${type} > ${name}` : name;
+  }
+  if (node.type === 'type_declaration' || node.type === 'const_declaration' || node.type === 'var_declaration') {
+    return fieldText(node.firstNamedChild, 'name');
+  }
+  return undefined;
+}
+
+function rustName(node: Node): string | undefined {
+  if (node.type !== 'impl_item') return undefined;
+  const type = fieldText(node, 'type');
+  const trait = fieldText(node, 'trait');
+  return trait && type ? `${trait} for ${type}` : type;
+}
+
+function rubyName(node: Node): string | undefined {
+  if (node.type === 'singleton_method') return `self.${fieldText(node, 'name') ?? ''}`;
+  if (node.type === 'singleton_class') return `class << ${fieldText(node, 'value') ?? 'self'}`;
+  return undefined;
+}
+
+function cssName(node: Node): string | undefined {
+  if (node.type === 'rule_set') {
+    const selectors = node.namedChildren.find((c) => c?.type === 'selectors');
+    return selectors ? shortLabel(selectors.text, 80) : undefined;
+  }
+  return headerText(node);
+}
+
+export const CODE_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
+  typescript: { grammar: 'typescript', rules: typescriptRules, name: javascriptName },
+  tsx: { grammar: 'tsx', rules: typescriptRules, name: javascriptName },
+  javascript: { grammar: 'javascript', rules: javascriptRules, name: javascriptName },
+  python: {
+    grammar: 'python',
+    rules: { ...common, function_definition: leaf, class_definition: container, decorated_definition: wrapper },
+  },
+  go: {
+    grammar: 'go',
+    rules: {
+      ...common,
+      function_declaration: leaf,
+      method_declaration: leaf,
+      type_declaration: leaf,
+      const_declaration: multiLine,
+      var_declaration: multiLine,
+    },
+    name: goName,
+  },
+  rust: {
+    grammar: 'rust',
+    rules: {
+      ...common,
+      function_item: leaf,
+      struct_item: leaf,
+      enum_item: leaf,
+      union_item: leaf,
+      type_item: leaf,
+      macro_definition: leaf,
+      const_item: multiLine,
+      static_item: multiLine,
+      trait_item: container,
+      impl_item: container,
+      mod_item: scope,
+      foreign_mod_item: transparent,
+      declaration_list: transparent,
+    },
+    name: rustName,
+  },
+  java: {
+    grammar: 'java',
+    rules: {
+      ...common,
+      class_declaration: container,
+      interface_declaration: container,
+      enum_declaration: container,
+      record_declaration: container,
+      annotation_type_declaration: container,
+      enum_body_declarations: transparent,
+      method_declaration: leaf,
+      constructor_declaration: leaf,
+      compact_constructor_declaration: leaf,
+      field_declaration: multiLine,
+    },
+  },
+  c: { grammar: 'cpp', rules: cRules, name: cName, skeleton: 'c' },
+  cpp: { grammar: 'cpp', rules: cRules, name: cName, skeleton: 'cpp' },
+  csharp: {
+    grammar: 'c-sharp',
+    rules: {
+      ...common,
+      namespace_declaration: scope,
+      class_declaration: container,
+      struct_declaration: container,
+      interface_declaration: container,
+      record_declaration: container,
+      enum_declaration: leaf,
+      method_declaration: leaf,
+      constructor_declaration: leaf,
+      destructor_declaration: leaf,
+      operator_declaration: leaf,
+      conversion_operator_declaration: leaf,
+      indexer_declaration: leaf,
+      property_declaration: multiLine,
+      event_declaration: multiLine,
+      field_declaration: multiLine,
+    },
+  },
+  ruby: {
+    grammar: 'ruby',
+    rules: { ...common, class: container, singleton_class: container, module: scope, method: leaf, singleton_method: leaf },
+    name: rubyName,
+  },
+  php: {
+    grammar: 'php',
+    rules: {
+      ...common,
+      namespace_definition: scope,
+      class_declaration: container,
+      interface_declaration: container,
+      trait_declaration: container,
+      enum_declaration: container,
+      method_declaration: leaf,
+      function_definition: leaf,
+    },
+  },
+  shellscript: { grammar: 'bash', rules: { ...common, function_definition: leaf } },
+  css: {
+    grammar: 'css',
+    rules: {
+      ...common,
+      rule_set: leaf,
+      media_statement: container,
+      supports_statement: container,
+      keyframes_statement: leaf,
+      at_rule: leaf,
+    },
+    name: cssName,
+  },
+};
+
+/**
+ * What a symbol is called: the language's own rule, else its `name` field, else the name at the
+ * end of its declarator chain, else its first line. Never empty.
+ */
+export function symbolName(node: Node, language: CodeLanguage): string {
+  return (
+    language.name?.(node) ??
+    fieldText(node, 'name') ??
+    innermostDeclarator(node)?.text ??
+    headerText(node) ??
+    node.type
+  );
+}
+
+function fieldText(node: Node | null | undefined, field: string): string | undefined {
+  const text = node?.childForFieldName(field)?.text;
+  return text ? shortLabel(text, 80) : undefined;
+}
+
+/** The first line of a node up to its opening brace: `@media (max-width: 600px)`, `class << self`. */
+function headerText(node: Node): string | undefined {
+  const firstLine = node.text.slice(0, 400).split('\n')[0] ?? '';
+  const header = firstLine.replace(/\{.*$/, '').trim();
+  return header ? shortLabel(header, 80) : undefined;
+}

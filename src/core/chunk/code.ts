@@ -1,0 +1,316 @@
+// Source code is chunked by symbol: one chunk per function, method, class or struct, titled by
+// its path (`ContentStore > searchWithFallback`). A class that fits under the cap stays whole; a
+// bigger one becomes a header chunk (its lines outside its methods) plus one chunk per method, so
+// no method is indexed twice. Code between symbols is chunked too, titled `<file> (top level)` at
+// file level and by the enclosing symbol inside one: nothing is dropped. Comments, decorators and
+// attributes right above a symbol belong to it.
+//
+// The result is null when the tree cannot be trusted (parse timed out, mostly errors, input too
+// big or minified for a syntax tree to help); the caller then falls back to line windows.
+
+import type { Language, Node, Parser, Range } from '@vscode/tree-sitter-wasm';
+import type { ChunkDraft } from '../types.ts';
+import { emitRange } from './byte-cap.ts';
+import { LEADING_TYPES, symbolName, type CodeLanguage, type NodeRule } from './code-languages.ts';
+import { isBlank, rangeBytes, trimBlankLines, type SourceLines } from './lines.ts';
+import { hiddenRanges } from './skeleton.ts';
+
+/** Larger inputs go straight to line windows: a tree would cost seconds and help little. */
+export const MAX_PARSE_CHARS = 4_000_000;
+/** Mean characters per line above which a file is minified or data, not code a person reads. */
+const MINIFIED_MEAN_LINE = 300;
+/** A parse gets 250 ms plus 1 ms per 1,000 characters (about 5× a slow grammar's need), at most 5 s. */
+const PARSE_BASE_MS = 250;
+const PARSE_MAX_MS = 5000;
+/** Share of the text inside ERROR nodes above which symbols found would be mostly guesses. */
+const MAX_ERROR_SHARE = 0.5;
+/** Nesting of scopes, containers and transparent nodes we follow; deeper code stays in its ancestor. */
+const MAX_DEPTH = 24;
+/**
+ * A paragraph of at most this many lines and bytes that touches a symbol (`}`, `#endif`,
+ * `EXPORT_SYMBOL(f);` right below f, `#ifdef X` right above it) joins that symbol.
+ */
+const TRIVIAL_LINES = 2;
+const TRIVIAL_BYTES = 120;
+/**
+ * Lines that may join a symbol they do not touch, or the symbol below them: preprocessor
+ * conditionals, labels (`public:`), closers (`}  // namespace store`, Ruby's `end`).
+ */
+const LEADING_LINE = /^\s*(?:#\s*(?:if|ifdef|ifndef|elif|else|endif)\b.*|\w+\s*:|(?:end|fi|done|esac)\b|[^\p{L}\p{N}/]*)\s*(?:\/\/.*|\/\*.*)?$/u;
+
+interface Item {
+  /** 0-based, inclusive, including leading comments. */
+  start: number;
+  end: number;
+  path: string[];
+  /** The node whose body holds members; null for leaves. */
+  container: Node | null;
+}
+
+/** Lines of a scope: a symbol, or the code between symbols (joined: it went into a neighbouring symbol). */
+interface Segment {
+  start: number;
+  end: number;
+  item: Item | null;
+  joined: boolean;
+}
+
+interface Context {
+  src: SourceLines;
+  spec: CodeLanguage;
+  maxBytes: number;
+  errorChars: number;
+}
+
+export function chunkCode(
+  src: SourceLines,
+  text: string,
+  spec: CodeLanguage,
+  language: Language,
+  parser: Parser,
+  maxBytes: number,
+): ChunkDraft[] | null {
+  if (text.length > MAX_PARSE_CHARS || text.length / src.lines.length > MINIFIED_MEAN_LINE) return null;
+  parser.setLanguage(language);
+  if (spec.skeleton) {
+    const chunks = parseAndChunk(src, text, spec, parser, maxBytes, includedRanges(src, text, hiddenRanges(text, spec.skeleton)));
+    if (chunks) return chunks;
+  }
+  return parseAndChunk(src, text, spec, parser, maxBytes, undefined);
+}
+
+function parseAndChunk(
+  src: SourceLines,
+  text: string,
+  spec: CodeLanguage,
+  parser: Parser,
+  maxBytes: number,
+  ranges: Range[] | undefined,
+): ChunkDraft[] | null {
+  const deadline = performance.now() + Math.min(PARSE_MAX_MS, PARSE_BASE_MS + text.length / 1000);
+  const tree = parser.parse(text, null, {
+    ...(ranges ? { includedRanges: ranges } : {}),
+    // Returning true cancels the parse; parse() then returns null.
+    progressCallback: () => performance.now() > deadline,
+  });
+  if (!tree) {
+    // A cancelled parse would otherwise resume on the next call, with the next file's text.
+    parser.reset();
+    return null;
+  }
+  try {
+    const ctx: Context = { src, spec, maxBytes, errorChars: 0 };
+    const root = tree.rootNode;
+    if (root.type === 'ERROR') return null;
+    const items: Item[] = [];
+    collect(ctx, root, [], 0, items);
+    if (ctx.errorChars > text.length * MAX_ERROR_SHARE) return null;
+    const out: ChunkDraft[] = [];
+    emitScope(ctx, out, items, 0, src.lines.length - 1, `${src.fileName} (top level)`, false, 0);
+    return out;
+  } finally {
+    // Trees live in wasm memory, which no garbage collector frees.
+    tree.delete();
+  }
+}
+
+/** Finds the symbols among the children of `parent`, in order, looking through scopes and transparent nodes. */
+function collect(ctx: Context, parent: Node, path: readonly string[], depth: number, items: Item[]): void {
+  let leadStart = -1;
+  let leadEnd = -1;
+  let previousEnd = -1;
+  for (const node of parent.namedChildren) {
+    if (!node) continue;
+    const start = node.startPosition.row;
+    const end = endRow(node);
+    if (LEADING_TYPES.has(node.type)) {
+      // Only a comment on its own line leads; `x = 1; // note` trails the code before it.
+      if (start <= previousEnd) leadStart = -1;
+      else if (leadStart >= 0 && start <= leadEnd + 1) leadEnd = end;
+      else [leadStart, leadEnd] = [start, end];
+      continue;
+    }
+    if (node.type === 'ERROR' && parent.type !== 'ERROR') ctx.errorChars += node.endIndex - node.startIndex;
+    const symbol = resolve(ctx.spec, node, end - start + 1);
+    if (symbol && depth < MAX_DEPTH) {
+      const { rule, target } = symbol;
+      if (rule.role === 'transparent') collect(ctx, target, path, depth + 1, items);
+      else if (rule.role === 'scope') {
+        const body = bodyOf(target);
+        const first = items.length;
+        if (body) collect(ctx, body, target.childForFieldName('name') ? [...path, symbolName(target, ctx.spec)] : path, depth + 1, items);
+        // `namespace store {` is no chunk of its own: it leads the scope's first symbol.
+        const member = items[first];
+        if (member && member.start > start && isTrivial(ctx.src, start, member.start - 1)) member.start = start;
+      } else {
+        items.push({
+          start: leadStart >= 0 && leadEnd >= start - 1 ? leadStart : start,
+          end,
+          path: [...path, symbolName(target, ctx.spec)],
+          container: rule.role === 'container' ? target : null,
+        });
+      }
+    }
+    leadStart = -1;
+    previousEnd = Math.max(previousEnd, end);
+  }
+}
+
+/** The rule for a node, looking inside wrappers (`export`, decorators, `template <…>`) for what they wrap. */
+function resolve(spec: CodeLanguage, node: Node, lines: number): { rule: NodeRule; target: Node } | null {
+  let target = node;
+  for (let hops = 0; hops < 4; hops++) {
+    const rule = spec.rules[target.type];
+    if (!rule) return null;
+    if (rule.role !== 'wrapper') return lines >= (rule.minLines ?? 1) ? { rule, target } : null;
+    const inner = target.namedChildren.find((child) => child && spec.rules[child.type] && !LEADING_TYPES.has(child.type));
+    if (!inner) return null;
+    target = inner;
+  }
+  return null;
+}
+
+function bodyOf(node: Node): Node | null {
+  const body = node.childForFieldName('body');
+  if (body) return body;
+  const last = node.lastNamedChild;
+  return last && last.type === 'block' ? last : null;
+}
+
+/**
+ * Emits lines scopeStart..scopeEnd: each item as a symbol chunk, the runs between them as code
+ * titled `gapTitle`. A trivial run touching a symbol joins it (a closing `}` or `#endif`, an
+ * `EXPORT_SYMBOL(f);` below f) rather than becoming a chunk of its own; a container's first run is
+ * its header and always stays a chunk, so the class itself can be found by its title.
+ */
+function emitScope(
+  ctx: Context,
+  out: ChunkDraft[],
+  items: Item[],
+  scopeStart: number,
+  scopeEnd: number,
+  gapTitle: string,
+  inContainer: boolean,
+  depth: number,
+): void {
+  const segments: Segment[] = [];
+  let cursor = scopeStart;
+  for (const item of items) {
+    const previous = segments[segments.length - 1];
+    if (previous?.item && item.start <= previous.item.end) {
+      // Two symbols on one line cannot be told apart by line ranges: they share a chunk.
+      previous.item.end = Math.max(previous.item.end, item.end);
+      previous.item.container = null;
+      previous.end = previous.item.end;
+      cursor = previous.end + 1;
+      continue;
+    }
+    if (item.start > cursor) segments.push({ start: cursor, end: item.start - 1, item: null, joined: false });
+    segments.push({ start: item.start, end: item.end, item, joined: false });
+    cursor = item.end + 1;
+  }
+  if (cursor <= scopeEnd) segments.push({ start: cursor, end: scopeEnd, item: null, joined: false });
+
+  segments.forEach((segment, i) => {
+    if (segment.item) return;
+    const trimmed = trimBlankLines(ctx.src, segment.start, segment.end);
+    if (!trimmed) return;
+    let [start, end] = trimmed;
+    const before = segments[i - 1]?.item;
+    const after = segments[i + 1]?.item;
+    const first = paragraphEnd(ctx.src, start, end);
+    // In a class, a field below a method is the class's, not the method's.
+    const touches = before && before.end + 1 === start && !inContainer;
+    if (before && isTrivial(ctx.src, start, first) && (touches || leadsInto(ctx.src, start, first))) {
+      before.end = first;
+      start = first + 1;
+    }
+    const last = paragraphStart(ctx.src, start, end);
+    const isHeader = inContainer && segment.start === scopeStart;
+    if (after && after.start - 1 === end && start <= end && !isHeader && isTrivial(ctx.src, last, end) && leadsInto(ctx.src, last, end)) {
+      after.start = last;
+      end = last - 1;
+    }
+    const rest = trimBlankLines(ctx.src, start, end);
+    if (rest) [segment.start, segment.end] = rest;
+    else segment.joined = true;
+  });
+
+  for (const segment of segments) {
+    if (segment.item) emitItem(ctx, out, segment.item, depth);
+    else if (!segment.joined) emitRange(out, ctx.src, segment.start, segment.end, gapTitle, 'code', ctx.maxBytes);
+  }
+}
+
+function emitItem(ctx: Context, out: ChunkDraft[], item: Item, depth: number): void {
+  const title = item.path.join(' > ');
+  if (item.container && depth < MAX_DEPTH && rangeBytes(ctx.src, item.start, item.end) > ctx.maxBytes) {
+    const body = bodyOf(item.container);
+    const members: Item[] = [];
+    if (body) collect(ctx, body, item.path, depth + 1, members);
+    if (members.length > 0) {
+      emitScope(ctx, out, members, item.start, item.end, title, true, depth + 1);
+      return;
+    }
+  }
+  emitRange(out, ctx.src, item.start, item.end, title, 'code', ctx.maxBytes);
+}
+
+/** The last line of the paragraph (run of non-blank lines) that starts at `start`. */
+function paragraphEnd(src: SourceLines, start: number, end: number): number {
+  let e = start;
+  while (e < end && !isBlank(src.lines[e + 1] as string)) e++;
+  return e;
+}
+
+/** The first line of the paragraph that ends at `end`. */
+function paragraphStart(src: SourceLines, start: number, end: number): number {
+  let s = end;
+  while (s > start && !isBlank(src.lines[s - 1] as string)) s--;
+  return s;
+}
+
+/**
+ * Whether lines only open or close a block: `#ifdef X`, `public:`, `}`. A statement right below a
+ * symbol nearly always finishes it (`EXPORT_SYMBOL(f);`), but a statement above one is seldom
+ * about it, and a statement a blank line away is about neither.
+ */
+function leadsInto(src: SourceLines, start: number, end: number): boolean {
+  for (let i = start; i <= end; i++) {
+    if (!LEADING_LINE.test(src.lines[i] as string)) return false;
+  }
+  return true;
+}
+
+function isTrivial(src: SourceLines, start: number, end: number): boolean {
+  return end - start + 1 <= TRIVIAL_LINES && rangeBytes(src, start, end) <= TRIVIAL_BYTES;
+}
+
+/** A node that ends at column 0 ends with a newline: its last line is the one before. */
+function endRow(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row;
+}
+
+/** The complement of the hidden ranges, with the row/column positions tree-sitter wants. */
+function includedRanges(src: SourceLines, text: string, hidden: readonly number[]): Range[] | undefined {
+  if (hidden.length === 0) return undefined;
+  const ranges: Range[] = [];
+  let row = 0;
+  let rowStart = 0;
+  const position = (index: number): { row: number; column: number } => {
+    while (row + 1 < src.lines.length && rowStart + (src.lines[row] as string).length < index) {
+      rowStart += (src.lines[row] as string).length + 1;
+      row++;
+    }
+    return { row, column: index - rowStart };
+  };
+  let from = 0;
+  for (let k = 0; k < hidden.length; k += 2) {
+    const to = hidden[k] as number;
+    ranges.push({ startIndex: from, endIndex: to, startPosition: position(from), endPosition: position(to) });
+    from = hidden[k + 1] as number;
+  }
+  ranges.push({ startIndex: from, endIndex: text.length, startPosition: position(from), endPosition: position(text.length) });
+  return ranges;
+}

@@ -1,0 +1,94 @@
+// The chunker: one file's text in, titled line-range chunks out. It picks the splitter by
+// language (markdown by heading, code by symbol, JSON/YAML by key path, anything else by
+// paragraph and line window) and guarantees, whatever the splitter: line numbers of the original
+// file, chunks in order, no blank chunk, no chunk over the byte cap, and no exception.
+
+import type { Language, Parser } from '@vscode/tree-sitter-wasm';
+import TreeSitter from '@vscode/tree-sitter-wasm';
+import type { ChunkDraft } from '../types.ts';
+import { MIN_CHUNK_BYTES } from './byte-cap.ts';
+import { chunkCode } from './code.ts';
+import { CODE_LANGUAGES } from './code-languages.ts';
+import { loadGrammars } from './grammars.ts';
+import { outlineJson } from './json.ts';
+import { detectLanguage } from './language.ts';
+import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
+import { chunkMarkdown } from './markdown.ts';
+import { chunkOutline } from './outline.ts';
+import { chunkText } from './text.ts';
+import { outlineYaml } from './yaml.ts';
+
+export { detectLanguage } from './language.ts';
+
+export interface Chunker {
+  /** Splits one file's text. Never throws for any input text: on internal failure falls back to line windows. */
+  chunk(relPath: string, text: string): { language: string; chunks: ChunkDraft[] };
+}
+
+export interface ChunkerOptions {
+  /** Upper bound of a chunk's text in UTF-8 bytes (IndexOptions.chunkMaxBytes); at least 4, so any character fits. */
+  chunkMaxBytes: number;
+  /**
+   * Folder holding tree-sitter.wasm and the tree-sitter-<grammar>.wasm files. Default: the `wasm`
+   * folder of the installed @vscode/tree-sitter-wasm package; a bundle shipped without
+   * node_modules must copy the files and say where.
+   */
+  wasmDir?: string;
+}
+
+const MARKDOWN = new Set(['markdown', 'mdx']);
+const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
+
+/**
+ * Loads the tree-sitter runtime and every grammar up front (about 60 ms, all in parallel), so
+ * that `chunk` can stay synchronous and the first file of a language is chunked like the rest.
+ */
+export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
+  const maxBytes = Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes));
+  const grammars = [...new Set(Object.values(CODE_LANGUAGES).map((spec) => spec.grammar))];
+  const languages = await loadGrammars(grammars, options.wasmDir);
+  const parser = new TreeSitter.Parser();
+  return {
+    chunk(relPath, text) {
+      const normalized = normalizeText(text);
+      const language = detectLanguage(relPath, firstLine(normalized));
+      const src = toSourceLines(normalized, relPath);
+      try {
+        return { language, chunks: split(src, normalized, language, languages, parser, maxBytes) };
+      } catch {
+        // A splitter bug must cost one file its structure, not the whole index its file.
+        return { language, chunks: chunkText(src, kindOf(language), maxBytes) };
+      }
+    },
+  };
+}
+
+function split(
+  src: SourceLines,
+  text: string,
+  language: string,
+  languages: ReadonlyMap<string, Language>,
+  parser: Parser,
+  maxBytes: number,
+): ChunkDraft[] {
+  if (MARKDOWN.has(language)) return chunkMarkdown(src, maxBytes);
+  if (JSON_LIKE.has(language)) {
+    const outline = outlineJson(text);
+    return outline ? chunkOutline(src, outline, maxBytes) : chunkText(src, 'code', maxBytes);
+  }
+  if (language === 'yaml') return chunkOutline(src, outlineYaml(src), maxBytes);
+  const spec = CODE_LANGUAGES[language];
+  const grammar = spec && languages.get(spec.grammar);
+  if (spec && grammar) return chunkCode(src, text, spec, grammar, parser, maxBytes) ?? chunkText(src, 'code', maxBytes);
+  return chunkText(src, 'prose', maxBytes);
+}
+
+/** Code stays code when its structure could not be read; JSON and YAML count as code (see outline.ts). */
+function kindOf(language: string): 'code' | 'prose' {
+  return CODE_LANGUAGES[language] || JSON_LIKE.has(language) || language === 'yaml' ? 'code' : 'prose';
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return text.slice(0, end < 0 ? Math.min(text.length, 200) : Math.min(end, 200));
+}

@@ -1,0 +1,162 @@
+// Tree-sitter in wasm lexes C at roughly 3 MB/s, too slow for a kernel-sized tree. Chunking needs
+// the outline of a C file (which functions, structs and macros exist, where they start and end),
+// never what is inside a function body. So a fast scan finds the bodies and the parser is given
+// the file minus their insides as `includedRanges`: it still sees `int f(void) {}` at the right
+// rows, and each node's line range is that of the real source. Comments are hidden the same way
+// (the parser sees `/**/`), since kernel files are a third comments.
+//
+// The scan knows just enough C to match braces: comments, string and character literals, C++ raw
+// strings, and preprocessor lines (skipped; each branch of #if/#else starts from the brace depth
+// at the #if, so `#ifdef X\n if (a) {\n#else\n if (b) {\n#endif` counts one brace, not two). If it
+// is fooled anyway, the parse comes out broken and the caller parses the whole text instead.
+
+/**
+ * `c`: hide the inside of every brace block at file level (bodies, struct fields, initialisers),
+ * except `extern "C" {`. `cpp`: hide only function bodies and initialisers, because classes and
+ * namespaces hold the methods we chunk.
+ */
+export type SkeletonMode = 'c' | 'cpp';
+
+const BODY_AFTER_WORD = new Set(['const', 'override', 'final', 'noexcept', 'mutable', 'volatile', 'try']);
+
+/** [start, end) UTF-16 offsets the parser should not see, ascending and disjoint. */
+export function hiddenRanges(text: string, mode: SkeletonMode): number[] {
+  const hidden: number[] = [];
+  const n = text.length;
+  const ppDepths: number[] = [];
+  let depth = 0;
+  /** Depth outside the body being skipped, or -1 when not inside a hidden body. */
+  let bodyDepth = -1;
+  let bodyStart = 0;
+  /** The last significant character outside comments and whitespace. */
+  let last = 0;
+  let lastEnd = 0;
+  let atLineStart = true;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      atLineStart = true;
+      i++;
+      continue;
+    }
+    if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0c || c === 0x0b) {
+      i++;
+      continue;
+    }
+    if (c === 0x23 && atLineStart) {
+      const directive = /^#\s*([a-z]*)/.exec(text.slice(i, i + 32))?.[1] ?? '';
+      if (directive.startsWith('if')) ppDepths.push(depth);
+      else if (directive.startsWith('el')) depth = ppDepths[ppDepths.length - 1] ?? depth;
+      else if (directive === 'endif') ppDepths.pop();
+      i = endOfDirective(text, i);
+      continue;
+    }
+    atLineStart = false;
+    const next = text.charCodeAt(i + 1);
+    if (c === 0x2f && next === 0x2f) {
+      i = endOfLineComment(text, i);
+      continue;
+    }
+    if (c === 0x2f && next === 0x2a) {
+      const close = text.indexOf('*/', i + 2);
+      const end = close < 0 ? n : close;
+      if (bodyDepth < 0 && end > i + 2) hidden.push(i + 2, end);
+      i = close < 0 ? n : close + 2;
+      continue;
+    }
+    if (c === 0x22) {
+      i = mode === 'cpp' && text.charCodeAt(i - 1) === 0x52 ? endOfRawString(text, i) : endOfQuoted(text, i, c);
+      last = c;
+      lastEnd = i;
+      continue;
+    }
+    // After a digit, `'` is a C++14 digit separator (1'000'000), not a character literal.
+    if (c === 0x27 && !isDigit(text.charCodeAt(i - 1))) {
+      i = endOfQuoted(text, i, c);
+      last = c;
+      lastEnd = i;
+      continue;
+    }
+    if (c === 0x7b) {
+      if (bodyDepth < 0 && opensBody(text, mode, depth, last, lastEnd)) {
+        bodyDepth = depth;
+        bodyStart = i + 1;
+      }
+      depth++;
+    } else if (c === 0x7d) {
+      depth = Math.max(0, depth - 1);
+      if (depth === bodyDepth) {
+        if (i > bodyStart) hidden.push(bodyStart, i);
+        bodyDepth = -1;
+      }
+    }
+    last = c;
+    i++;
+    lastEnd = i;
+  }
+  // An unclosed body hides nothing: the parser had better see the text than half a file.
+  return hidden;
+}
+
+function opensBody(text: string, mode: SkeletonMode, depth: number, last: number, lastEnd: number): boolean {
+  if (mode === 'c') return depth === 0 && last !== 0x22;
+  if (last === 0x29 || last === 0x3d) return true; // `) {` and `= {`
+  if (!isWordChar(last)) return false;
+  let s = lastEnd;
+  while (s > 0 && isWordChar(text.charCodeAt(s - 1))) s--;
+  return BODY_AFTER_WORD.has(text.slice(s, lastEnd));
+}
+
+function endOfDirective(text: string, i: number): number {
+  let k = i;
+  while (k < text.length) {
+    const c = text.charCodeAt(k);
+    if (c === 0x0a) {
+      if (text.charCodeAt(k - 1) !== 0x5c) return k;
+    } else if (c === 0x2f && text.charCodeAt(k + 1) === 0x2a) {
+      const close = text.indexOf('*/', k + 2);
+      if (close < 0) return text.length;
+      k = close + 2;
+      continue;
+    }
+    k++;
+  }
+  return k;
+}
+
+function endOfLineComment(text: string, i: number): number {
+  let k = text.indexOf('\n', i);
+  // A backslash at the end of a // comment continues it onto the next line.
+  while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k = text.indexOf('\n', k + 1);
+  return k < 0 ? text.length : k;
+}
+
+/** Past the closing quote, or at the end of the line for an unterminated literal. */
+function endOfQuoted(text: string, i: number, quote: number): number {
+  let k = i + 1;
+  while (k < text.length) {
+    const c = text.charCodeAt(k);
+    if (c === 0x5c) k += 2;
+    else if (c === quote) return k + 1;
+    else if (c === 0x0a) return k;
+    else k++;
+  }
+  return text.length;
+}
+
+/** `R"delim( … )delim"`: anything may appear inside, including quotes and braces. */
+function endOfRawString(text: string, i: number): number {
+  const open = text.indexOf('(', i);
+  if (open < 0 || open - i > 17) return endOfQuoted(text, i, 0x22);
+  const close = text.indexOf(`)${text.slice(i + 1, open)}"`, open);
+  return close < 0 ? text.length : close + open - i + 1;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}

@@ -1,0 +1,97 @@
+// Files with no structure we understand (plain text, logs, unknown extensions) and the fallback
+// for files whose structure could not be read (a failed parse, invalid JSON). Paragraphs are the
+// natural unit of such text; text without paragraphs (a log) gets overlapping line windows so a
+// match that straddles a window boundary still lands whole in one chunk.
+
+import type { ChunkDraft, ChunkKind } from '../types.ts';
+import { emitPieces, splitLongLine } from './byte-cap.ts';
+import { isBlank, lineBytes, rangeBytes, rangeText, shortLabel, type SourceLines } from './lines.ts';
+
+/** Lines per window when a paragraph is too big to be one chunk. */
+export const WINDOW_LINES = 40;
+/** Lines a window shares with the previous one. */
+export const WINDOW_OVERLAP = 5;
+
+/**
+ * Blank-line paragraphs merged greedily up to the cap; a paragraph over the cap becomes windows of
+ * up to WINDOW_LINES lines (fewer if the bytes run out) overlapping by WINDOW_OVERLAP. Each chunk
+ * is titled `file: first meaningful line`, which a person recognises where a bare line range would
+ * repeat what the result list already shows.
+ */
+export function chunkText(src: SourceLines, kind: ChunkKind, maxBytes: number): ChunkDraft[] {
+  const out: ChunkDraft[] = [];
+  let groupStart = -1;
+  let groupEnd = -1;
+  const flush = (): void => {
+    if (groupStart < 0) return;
+    out.push(draft(src, groupStart, groupEnd, kind));
+    groupStart = -1;
+  };
+  for (const [start, end] of paragraphs(src)) {
+    if (rangeBytes(src, start, end) > maxBytes) {
+      flush();
+      windows(out, src, start, end, kind, maxBytes);
+    } else if (groupStart >= 0 && rangeBytes(src, groupStart, end) <= maxBytes) {
+      groupEnd = end;
+    } else {
+      flush();
+      groupStart = start;
+      groupEnd = end;
+    }
+  }
+  flush();
+  return out;
+}
+
+function paragraphs(src: SourceLines): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  let start = -1;
+  src.lines.forEach((line, i) => {
+    if (isBlank(line)) {
+      if (start >= 0) found.push([start, i - 1]);
+      start = -1;
+    } else if (start < 0) start = i;
+  });
+  if (start >= 0) found.push([start, src.lines.length - 1]);
+  return found;
+}
+
+function windows(out: ChunkDraft[], src: SourceLines, start: number, end: number, kind: ChunkKind, maxBytes: number): void {
+  let s = start;
+  while (s <= end) {
+    if (lineBytes(src, s) > maxBytes) {
+      const title = titleFor(src, s, s);
+      const pieces = splitLongLine(src.lines[s] as string, maxBytes).map((text) => ({ start: s, end: s, text }));
+      emitPieces(out, pieces, title, kind);
+      s++;
+      continue;
+    }
+    let e = s;
+    while (
+      e < end &&
+      e - s + 1 < WINDOW_LINES &&
+      lineBytes(src, e + 1) <= maxBytes &&
+      rangeBytes(src, s, e + 1) <= maxBytes
+    ) {
+      e++;
+    }
+    out.push(draft(src, s, e, kind));
+    if (e >= end) break;
+    // A window cut short by the byte cap overlaps less, so windows still advance by most of their
+    // length; and no overlap leads into a line too long for any window.
+    const overlap = Math.min(WINDOW_OVERLAP, Math.floor((e - s + 1) / 4));
+    s = lineBytes(src, e + 1) <= maxBytes ? e + 1 - overlap : e + 1;
+  }
+}
+
+function draft(src: SourceLines, start: number, end: number, kind: ChunkKind): ChunkDraft {
+  return { title: titleFor(src, start, end), kind, startLine: start + 1, endLine: end + 1, text: rangeText(src, start, end) };
+}
+
+function titleFor(src: SourceLines, start: number, end: number): string {
+  for (let i = start; i <= end; i++) {
+    const line = src.lines[i] as string;
+    if (/[\p{L}\p{N}]/u.test(line)) return `${src.fileName}: ${shortLabel(line.slice(0, 400), 60)}`;
+  }
+  return `${src.fileName}: lines ${start + 1}–${end + 1}`;
+}

@@ -1,0 +1,289 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createChunker } from '../../src/core/chunk/index.ts';
+import type { ChunkDraft } from '../../src/core/types.ts';
+
+const chunker = await createChunker({ chunkMaxBytes: 4096 });
+/** Small enough that the classes below are too big to stay one chunk. */
+const tight = await createChunker({ chunkMaxBytes: 400 });
+
+function titles(chunks: ChunkDraft[]): string[] {
+  return chunks.map((c) => c.title);
+}
+
+function ranges(chunks: ChunkDraft[]): Array<[string, number, number]> {
+  return chunks.map((c) => [c.title, c.startLine, c.endLine]);
+}
+
+/** Statements that make a function body long; `statement` turns a step number into one line of the language. */
+function body(lines: number, indent: string, statement = (i: number) => `const step${i} = compute(${i}, 'some argument text');`): string {
+  return Array.from({ length: lines }, (_, i) => indent + statement(i)).join('\n');
+}
+
+/** 1-based number of the first line of `text` that contains `needle`. */
+function line(text: string, needle: string): number {
+  const index = text.split('\n').findIndex((l) => l.includes(needle));
+  assert.ok(index >= 0, `no line contains ${needle}`);
+  return index + 1;
+}
+
+const STORE_TS = `import { open } from './db.ts';
+
+const DEFAULT_LIMIT = 10;
+
+/** Keeps chunks and answers queries. */
+export class ContentStore {
+  private readonly rows: string[] = [];
+
+  /** Searches the porter list, then falls back to trigrams. */
+  searchWithFallback(query: string): string[] {
+${body(4, '    ')}
+    return [];
+  }
+
+  @memoize()
+  count(): number {
+${body(4, '    ')}
+    return 0;
+  }
+}
+
+export function helper(): void {}
+`;
+
+test('a method inside a class is indexed once, under Class > method', () => {
+  const { language, chunks } = tight.chunk('src/store.ts', STORE_TS);
+  assert.equal(language, 'typescript');
+  const t = STORE_TS;
+  assert.deepEqual(ranges(chunks), [
+    ['store.ts (top level)', 1, 3],
+    ['ContentStore', 5, 7],
+    ['ContentStore > searchWithFallback', 9, line(t, 'return [];') + 1],
+    ['ContentStore > count', line(t, '@memoize'), line(t, 'return 0;') + 2],
+    ['helper', line(t, 'helper'), line(t, 'helper')],
+  ]);
+  assert.equal(chunks.filter((c) => c.text.includes('searchWithFallback(query')).length, 1);
+  assert.ok(chunks.every((c) => c.kind === 'code'));
+});
+
+test('a class header chunk holds the signature and fields, not the methods', () => {
+  const { chunks } = tight.chunk('src/store.ts', STORE_TS);
+  const header = chunks.find((c) => c.title === 'ContentStore');
+  assert.ok(header);
+  assert.ok(header.text.startsWith('/** Keeps chunks and answers queries. */\nexport class ContentStore {'));
+  assert.ok(header.text.includes('private readonly rows'));
+  assert.ok(!header.text.includes('compute('));
+});
+
+test('doc comments and decorators directly above a symbol belong to its chunk', () => {
+  const { chunks } = tight.chunk('src/store.ts', STORE_TS);
+  const search = chunks.find((c) => c.title === 'ContentStore > searchWithFallback');
+  assert.ok(search?.text.startsWith('  /** Searches the porter list'));
+  const count = chunks.find((c) => c.title === 'ContentStore > count');
+  assert.ok(count);
+  assert.ok(count.text.startsWith('  @memoize()\n  count(): number {'));
+  // The closing brace of the class joins the last method instead of becoming a chunk of its own.
+  assert.ok(count.text.endsWith('  }\n}'));
+});
+
+test('a small class stays one chunk titled by the class', () => {
+  const { chunks } = chunker.chunk('src/store.ts', STORE_TS);
+  assert.deepEqual(titles(chunks), ['store.ts (top level)', 'ContentStore', 'helper']);
+  assert.ok(chunks[1]?.text.includes('searchWithFallback') && chunks[1].text.includes('count()'));
+});
+
+test('top-level code between symbols is kept and titled by the file', () => {
+  const text = `function a() {\n  return 1;\n}\n\nconsole.log('between');\nlet x = 2;\n\nfunction b() {\n  return 2;\n}\n`;
+  const { chunks } = chunker.chunk('lib/util.js', text);
+  assert.deepEqual(ranges(chunks), [
+    ['a', 1, 3],
+    ['util.js (top level)', 5, 6],
+    ['b', 8, 10],
+  ]);
+});
+
+test('a comment trailing code is not taken for the next symbol\'s doc comment', () => {
+  const text = `const a = 1; // about a\nfunction f() {\n  return a;\n}\n`;
+  const { chunks } = chunker.chunk('x.ts', text);
+  assert.deepEqual(ranges(chunks), [
+    ['x.ts (top level)', 1, 1],
+    ['f', 2, 4],
+  ]);
+});
+
+test('exported and default-exported declarations are symbols; multi-line arrow functions are named by their variable', () => {
+  const text = `export const handler = async (event: Event) => {\n  await run(event);\n  return 1;\n};\n\nexport default function () {\n  return 2;\n}\n\nexport interface Options {\n  limit: number;\n}\n\nnamespace Tools {\n  export function sharpen() {}\n}\n`;
+  const { chunks } = chunker.chunk('x.ts', text);
+  assert.deepEqual(titles(chunks), ['handler', 'default', 'Options', 'Tools > sharpen']);
+  // The namespace's own lines lead and close its only member.
+  assert.ok(chunks[3]?.text.startsWith('namespace Tools {') && chunks[3].text.endsWith('}'));
+});
+
+test('test files are chunked by their describe/test calls', () => {
+  const text = `describe('chunker', () => {\n  it('works', () => {\n    expect(1).toBe(1);\n  });\n});\n`;
+  const { chunks } = chunker.chunk('x.test.js', text);
+  assert.deepEqual(titles(chunks), ["describe('chunker')"]);
+});
+
+test('TSX components are symbols', () => {
+  const text = `export function Button(props: Props) {\n  return <button onClick={props.onClick}>{props.label}</button>;\n}\n`;
+  const { language, chunks } = chunker.chunk('ui/Button.tsx', text);
+  assert.equal(language, 'tsx');
+  assert.deepEqual(titles(chunks), ['Button']);
+});
+
+test('Python methods are titled class > method, decorators and comments included', () => {
+  const statement = (i: number): string => `step${i} = compute(${i}, "some argument text")`;
+  const text = `import os\n\n# A store.\nclass Store:\n    """Keeps rows."""\n    limit = 3\n\n    # Cached.\n    @property\n    def size(self):\n${body(4, '        ', statement)}\n        return 1\n\n    def close(self):\n${body(4, '        ', statement)}\n`;
+  const { language, chunks } = tight.chunk('store.py', text);
+  assert.equal(language, 'python');
+  assert.deepEqual(ranges(chunks), [
+    ['store.py (top level)', 1, 1],
+    ['Store', 3, 6],
+    ['Store > size', 8, line(text, 'return 1')],
+    ['Store > close', line(text, 'def close'), line(text, 'def close') + 4],
+  ]);
+  assert.equal(chunks[2]?.text.split('\n')[1], '    @property');
+});
+
+test('Go methods are titled by their receiver type', () => {
+  const text = `package store\n\n// Store keeps rows.\ntype Store struct {\n\trows []string\n}\n\n// Search finds rows.\nfunc (s *Store) Search(q string) []string {\n\treturn nil\n}\n\nfunc New() *Store { return &Store{} }\n`;
+  const { chunks } = chunker.chunk('store.go', text);
+  assert.deepEqual(ranges(chunks), [
+    ['store.go (top level)', 1, 1],
+    ['Store', 3, 6],
+    ['Store > Search', 8, 11],
+    ['New', 13, 13],
+  ]);
+});
+
+test('Rust impl blocks are titled by trait and type; attributes and doc comments lead their item', () => {
+  const statement = (i: number): string => `let step${i} = compute(${i}, "some argument text");`;
+  const text = `/// A point.\n#[derive(Debug)]\nstruct Point { x: i32 }\n\nimpl fmt::Display for Point {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n${body(5, '        ', statement)}\n        Ok(())\n    }\n\n    fn other(&self) {}\n}\n\nmod geometry {\n    pub fn area() -> i32 { 0 }\n}\n`;
+  const { language, chunks } = tight.chunk('point.rs', text);
+  assert.equal(language, 'rust');
+  assert.deepEqual(ranges(chunks), [
+    ['Point', 1, 3],
+    ['fmt::Display for Point', 5, 5],
+    ['fmt::Display for Point > fmt', 6, line(text, 'Ok(())') + 1],
+    ['fmt::Display for Point > other', line(text, 'fn other'), line(text, 'fn other') + 1],
+    ['geometry > area', line(text, 'mod geometry'), line(text, 'mod geometry') + 2],
+  ]);
+});
+
+test('Java, C#, PHP and Ruby methods are titled by their class', () => {
+  const semicolon = (i: number): string => `run(${i}, "some argument text", more, arguments);`;
+  const ruby = (i: number): string => `run(${i}, "some argument text", more, arguments)`;
+  const php = (i: number): string => `$this->run(${i}, "some argument text", $more);`;
+  const cases: Array<[string, string, string[]]> = [
+    ['A.java', `class A {\n  int x;\n  void run() {\n${body(5, '    ', semicolon)}\n  }\n\n  void stop() {\n${body(3, '    ', semicolon)}\n  }\n}\n`, ['A', 'A > run', 'A > stop']],
+    ['A.cs', `namespace Shop.Orders {\n  class A {\n    int x;\n    void Run() {\n${body(5, '      ', semicolon)}\n    }\n\n    void Stop() {\n${body(3, '      ', semicolon)}\n    }\n  }\n}\n`, ['Shop.Orders > A', 'Shop.Orders > A > Run', 'Shop.Orders > A > Stop']],
+    ['a.php', `<?php\nclass A {\n  private $x;\n  public function run() {\n${body(5, '    ', php)}\n  }\n\n  public function stop() {\n${body(3, '    ', php)}\n  }\n}\n`, ['a.php (top level)', 'A', 'A > run', 'A > stop']],
+    ['a.rb', `module Shop\n  class A\n    attr_reader :x\n    def run\n${body(5, '      ', ruby)}\n    end\n\n    def stop\n${body(3, '      ', ruby)}\n    end\n  end\nend\n`, ['Shop > A', 'Shop > A > run', 'Shop > A > stop']],
+  ];
+  for (const [file, text, expected] of cases) {
+    assert.deepEqual(titles(tight.chunk(file, text).chunks), expected, file);
+  }
+});
+
+test('shell functions and CSS rules are symbols; rules inside @media are titled by the query', () => {
+  const sh = chunker.chunk('deploy.sh', `#!/bin/sh\nset -e\n\n# Builds it.\nbuild() {\n  make\n}\n`);
+  assert.deepEqual(ranges(sh.chunks), [
+    ['deploy.sh (top level)', 1, 2],
+    ['build', 4, 7],
+  ]);
+  const css = tight.chunk('site.css', `.btn, .btn:hover {\n  color: red;\n}\n\n@media (max-width: 600px) {\n  .nav {\n${'    margin: 0;\n'.repeat(30)}  }\n}\n`);
+  assert.equal(css.chunks[0]?.title, '.btn, .btn:hover');
+  assert.ok(titles(css.chunks).some((t) => t.startsWith('@media (max-width: 600px) > .nav')));
+});
+
+const KERNEL_C = `// SPDX-License-Identifier: GPL-2.0
+#include <linux/kthread.h>
+
+#define MAX_WORKERS(x) \\
+\t((x) * 2)
+
+struct worker {
+\tint id;
+\tchar *name;
+};
+
+/**
+ * start_worker - start one worker
+ * @w: the worker
+ */
+static int start_worker(struct worker *w)
+{
+\tif (w->id) {
+\t\treturn 1;
+\t}
+\treturn 0;
+}
+EXPORT_SYMBOL(start_worker);
+
+#ifdef CONFIG_WORKERS
+static void stop_worker(struct worker *w)
+{
+\tw->id = 0;
+}
+#endif
+
+SYSCALL_DEFINE1(worker_ctl, int, cmd)
+{
+\treturn cmd;
+}
+`;
+
+test('C files are chunked by function, struct and multi-line macro, with the kernel\'s idioms understood', () => {
+  const { language, chunks } = chunker.chunk('kernel/worker.c', KERNEL_C);
+  assert.equal(language, 'c');
+  assert.deepEqual(ranges(chunks), [
+    ['worker.c (top level)', 1, 2],
+    ['MAX_WORKERS', 4, 5],
+    ['worker', 7, 10],
+    ['start_worker', 12, 23],
+    ['stop_worker', 25, 30],
+    ['SYSCALL_DEFINE1(worker_ctl)', 32, 35],
+  ]);
+  // The doc comment leads the function; EXPORT_SYMBOL right below it joins it.
+  assert.ok(chunks[3]?.text.startsWith('/**\n * start_worker'));
+  assert.ok(chunks[3]?.text.endsWith('EXPORT_SYMBOL(start_worker);'));
+});
+
+test('C++ methods are titled by namespace and class, out-of-class definitions by their qualified name', () => {
+  const text = `namespace store {\n\nclass Index {\n public:\n  int size() const {\n${body(5, '    ')}\n    return 0;\n  }\n  int rows;\n\n  void clear() {\n${body(3, '    ')}\n  }\n};\n\nint Index::count() {\n  return 1;\n}\n\n}  // namespace store\n`;
+  const { language, chunks } = tight.chunk('index.cpp', text);
+  assert.equal(language, 'cpp');
+  assert.deepEqual(ranges(chunks), [
+    ['store > Index', 1, 4],
+    ['store > Index > size', 5, line(text, 'int rows') - 1],
+    ['store > Index', line(text, 'int rows'), line(text, 'int rows')],
+    ['store > Index > clear', line(text, 'void clear'), line(text, '};')],
+    ['store > Index > count', line(text, 'Index::count'), line(text, '// namespace store')],
+  ]);
+});
+
+test('code the parser cannot make sense of falls back to line windows, still as code', () => {
+  const garbage = Array.from({ length: 60 }, (_, i) => `)))] ((( ${i} }}} {{ ]] [[ ::: ;;; ???`).join('\n');
+  const { language, chunks } = chunker.chunk('broken.ts', garbage);
+  assert.equal(language, 'typescript');
+  assert.ok(chunks.length >= 1);
+  assert.ok(chunks.every((c) => c.kind === 'code' && c.title.startsWith('broken.ts: ')));
+});
+
+test('a parse that would take too long is cut short and falls back to line windows', () => {
+  // Error recovery on this input is super-linear in the JavaScript grammar (tens of seconds for
+  // a few megabytes); the parse budget (about 1.3 s for 1 MB) must stop it.
+  const text = 'int abcdefgh;\n'.repeat(75_000);
+  const started = performance.now();
+  const { chunks } = chunker.chunk('slow.js', text);
+  assert.ok(performance.now() - started < 6000);
+  assert.ok(chunks.length > 1);
+  assert.ok(chunks.every((c) => c.title.startsWith('slow.js: ')));
+});
+
+test('the chunker keeps working after a cancelled parse', () => {
+  chunker.chunk('slow.js', 'int abcdefgh;\n'.repeat(75_000));
+  const { chunks } = chunker.chunk('ok.ts', 'function fine() {\n  return 1;\n}\n');
+  assert.deepEqual(ranges(chunks), [['fine', 1, 3]]);
+});

@@ -1,0 +1,131 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createChunker } from '../../src/core/chunk/index.ts';
+
+const chunker = await createChunker({ chunkMaxBytes: 4096 });
+
+const README = `Intro text before any heading.
+
+# Install
+
+Run the installer.
+
+## From source
+
+\`\`\`sh
+# this is a shell comment, not a heading
+make install
+\`\`\`
+
+## From npm
+
+npm i fused-search
+
+# Usage
+
+Search things.
+`;
+
+test('markdown sections are titled by their heading path', () => {
+  const { language, chunks } = chunker.chunk('docs/README.md', README);
+  assert.equal(language, 'markdown');
+  assert.deepEqual(
+    chunks.map((c) => [c.title, c.startLine, c.endLine]),
+    [
+      ['README.md', 1, 1],
+      ['Install', 3, 5],
+      ['Install > From source', 7, 12],
+      ['Install > From npm', 14, 16],
+      ['Usage', 18, 20],
+    ],
+  );
+  assert.ok(chunks.every((c) => c.kind === 'prose'));
+});
+
+test('a fenced block with # lines stays whole and is not split into headings', () => {
+  const { chunks } = chunker.chunk('README.md', README);
+  const source = chunks.find((c) => c.title === 'Install > From source');
+  assert.ok(source?.text.includes('# this is a shell comment, not a heading\nmake install\n```'));
+  assert.ok(!chunks.some((c) => c.title.includes('this is a shell comment')));
+});
+
+test('tilde fences hide headings too, and an unclosed fence runs to the end of the file', () => {
+  const text = '# A\n~~~\n# not a heading\n~~~\n# B\n```\n# still code\n';
+  const { chunks } = chunker.chunk('x.md', text);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    ['A', 'B'],
+  );
+});
+
+test('setext headings are recognised, YAML front matter is not a heading', () => {
+  const text = '---\ntitle: x\n---\nGuide\n=====\n\ntext\n\nDetails\n-------\nmore\n';
+  const { chunks } = chunker.chunk('guide.markdown', text);
+  assert.deepEqual(
+    chunks.map((c) => [c.title, c.startLine, c.endLine]),
+    [
+      ['guide.markdown', 1, 3],
+      ['Guide', 4, 7],
+      ['Guide > Details', 9, 11],
+    ],
+  );
+});
+
+test('a thematic break after a blank line is content, not a heading', () => {
+  const text = '# A\n\npara\n\n---\n\nafter\n';
+  const { chunks } = chunker.chunk('x.md', text);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    ['A'],
+  );
+});
+
+test('heading titles drop markdown syntax a reader does not see', () => {
+  const text = '# The `createChunker` **options**\n\ntext\n\n## See [the docs](https://x.y) and `__init__` ##\n';
+  const { chunks } = chunker.chunk('x.md', text);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    ['The createChunker options', 'The createChunker options > See the docs and __init__'],
+  );
+});
+
+test('a deeper heading after a shallower one pops the heading path', () => {
+  const text = '# A\n### A3\n## B2\n#### B4\n# C\n';
+  const { chunks } = chunker.chunk('x.md', text);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    ['A', 'A > A3', 'A > B2', 'A > B2 > B4', 'C'],
+  );
+});
+
+test('a long section is split at paragraphs under the cap and keeps its title with a part number', async () => {
+  const small = await createChunker({ chunkMaxBytes: 200 });
+  const paragraph = (n: number): string => `Paragraph ${n} ${'word '.repeat(20)}`.trim();
+  const text = `# Long\n\n${[1, 2, 3, 4, 5].map(paragraph).join('\n\n')}\n`;
+  const { chunks } = small.chunk('x.md', text);
+  assert.ok(chunks.length > 1);
+  chunks.forEach((c, i) => {
+    assert.equal(c.title, `Long (part ${i + 1})`);
+    assert.ok(Buffer.byteLength(c.text) <= 200);
+    // Cuts fall between paragraphs: no chunk starts or ends inside one.
+    assert.match(c.text, /^(# Long|Paragraph \d)/);
+  });
+});
+
+test('a fence smaller than the cap is never cut, even when the section around it is', async () => {
+  const small = await createChunker({ chunkMaxBytes: 300 });
+  const fence = '```js\n' + Array.from({ length: 8 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n```';
+  const text = `# Code\n\n${'intro '.repeat(30)}\n\n${fence}\n\n${'outro '.repeat(30)}\n`;
+  const { chunks } = small.chunk('x.md', text);
+  assert.ok(chunks.length >= 3);
+  assert.ok(chunks.some((c) => c.text === fence));
+});
+
+test('.mdx files are chunked as markdown', () => {
+  const { language, chunks } = chunker.chunk('page.mdx', "import X from './x';\n\n# Title\n\n<X />\n");
+  assert.equal(language, 'mdx');
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    ['page.mdx', 'Title'],
+  );
+});

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createChunker } from '../../src/core/chunk/index.ts';
+import type { ChunkDraft } from '../../src/core/types.ts';
+
+const chunker = await createChunker({ chunkMaxBytes: 4096 });
+const tight = await createChunker({ chunkMaxBytes: 300 });
+
+function ranges(chunks: ChunkDraft[]): Array<[string, number, number]> {
+  return chunks.map((c) => [c.title, c.startLine, c.endLine]);
+}
+
+test('paragraphs of plain text are merged up to the cap and titled by file and first line', () => {
+  const text = 'Meeting notes\n\nWe agreed on the plan.\n\n\nNext steps follow.\n';
+  const { language, chunks } = chunker.chunk('notes.txt', text);
+  assert.equal(language, 'plaintext');
+  assert.deepEqual(ranges(chunks), [['notes.txt: Meeting notes', 1, 6]]);
+  assert.equal(chunks[0]?.kind, 'prose');
+});
+
+test('paragraphs that do not fit together start new chunks at a paragraph boundary', () => {
+  const paragraph = (n: number): string => Array.from({ length: 3 }, (_, i) => `Paragraph ${n} line ${i} with some words in it.`).join('\n');
+  const text = [1, 2, 3, 4].map(paragraph).join('\n\n');
+  const { chunks } = tight.chunk('notes.txt', text);
+  assert.deepEqual(ranges(chunks), [
+    ['notes.txt: Paragraph 1 line 0 with some words in it.', 1, 7],
+    ['notes.txt: Paragraph 3 line 0 with some words in it.', 9, 15],
+  ]);
+});
+
+test('a log without blank lines becomes overlapping windows of at most 40 lines', () => {
+  const text = Array.from({ length: 100 }, (_, i) => `2024-01-01 12:00:${String(i).padStart(2, '0')} INFO worker finished step ${i} of the job`).join('\n');
+  const { language, chunks } = chunker.chunk('logs/app.log', text);
+  assert.equal(language, 'log');
+  assert.deepEqual(
+    chunks.map((c) => [c.startLine, c.endLine]),
+    [
+      [1, 40],
+      [36, 75],
+      [71, 100],
+    ],
+  );
+  assert.equal(chunks[1]?.title, 'app.log: 2024-01-01 12:00:35 INFO worker finished step 35 of the job');
+});
+
+test('windows shrink to fit the byte cap and still overlap', () => {
+  const text = Array.from({ length: 40 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
+  const { chunks } = tight.chunk('data.csv', text);
+  assert.ok(chunks.length > 5);
+  for (const [i, chunk] of chunks.entries()) {
+    assert.ok(Buffer.byteLength(chunk.text) <= 300);
+    const next = chunks[i + 1];
+    if (next) assert.ok(next.startLine <= chunk.endLine && next.startLine > chunk.startLine);
+  }
+  assert.equal(chunks[chunks.length - 1]?.endLine, 40);
+});
+
+test('files without an extension are text, unless a shebang names their language', () => {
+  assert.equal(chunker.chunk('LICENSE', 'MIT License\n').language, 'plaintext');
+  const script = chunker.chunk('bin/deploy', '#!/usr/bin/env bash\nset -e\n\nrun() {\n  make\n}\n');
+  assert.equal(script.language, 'shellscript');
+  assert.ok(script.chunks.some((c) => c.title === 'run'));
+});
+
+test('a file of blank lines has no chunks', () => {
+  assert.deepEqual(chunker.chunk('empty.txt', '\n \n\t\n').chunks, []);
+  assert.deepEqual(chunker.chunk('empty.ts', '').chunks, []);
+  assert.deepEqual(chunker.chunk('empty.md', '\n\n').chunks, []);
+});
+
+test('a text without letters is titled by its line range', () => {
+  const { chunks } = chunker.chunk('rule.txt', '-----\n=====\n');
+  assert.equal(chunks[0]?.title, 'rule.txt: lines 1–2');
+});
