@@ -9,7 +9,7 @@ export interface Workbench {
   /** Saves a full-page PNG as `<screenshot folder>/<name>.png` and returns its path. */
   screenshot(name: string): Promise<string>;
   /**
-   * Opens the command palette, types `filter` and returns the row whose text contains `entry`,
+   * Opens the command palette, types `filter` and returns the row labelled exactly `entry`,
    * reopening the palette until that row appears or `timeoutMs` (default 60 000) runs out.
    */
   commandPalette(filter: string, entry: string, timeoutMs?: number): Promise<Locator>;
@@ -32,7 +32,10 @@ export function openWorkbench(page: Page, screenshotDir: string): Workbench {
     },
     async commandPalette(filter, entry, timeoutMs = 60_000) {
       const palette = page.locator('.quick-input-widget');
-      const row = palette.locator('.monaco-list-row', { hasText: entry });
+      // A row's accessible name is its label, then any detail or keybinding after a comma; matching
+      // the whole label keeps "Open Preview" from also matching "Open Preview to the Side".
+      const label = entry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const row = palette.getByRole('option', { name: new RegExp(`^${label}(,|$)`) });
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         await page.keyboard.press('F1');
