@@ -93,7 +93,7 @@ const vscodeDir = join(codeServerDir, 'lib', 'vscode');
 step('npm install in lib/vscode', () =>
   sh(vscodeDir, 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund']),
 );
-step('native rebuild in lib/vscode', () => sh(vscodeDir, 'npm', ['rebuild', '--foreground-scripts']));
+step('native rebuild in lib/vscode', () => sh(vscodeDir, 'npm', ['rebuild']));
 step('npm install in lib/vscode/extensions', () =>
   sh(join(vscodeDir, 'extensions'), 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund']),
 );
