@@ -38,7 +38,11 @@ export interface SearchOptions {
   candidateDepth: number;
   /** RRF's k: larger values flatten the difference between neighbouring ranks. */
   rrfK: number;
-  /** Weight of each list in the fused score. */
+  /**
+   * Weight of each list in the fused score. The trigram list indexes each chunk's distinct words
+   * and matches inside them: it finds what stemming cannot (`alloc` in `kmalloc`, a half-typed
+   * word) but ranks less precisely, so by default it counts half as much as the Porter list.
+   */
   listWeights: Record<ListName, number>;
   /** How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit). */
   rerankWindow: number;
@@ -54,7 +58,7 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   limit: 10,
   candidateDepth: 0,
   rrfK: 60,
-  listWeights: { porter: 1, trigram: 1 },
+  listWeights: { porter: 1, trigram: 0.5 },
   rerankWindow: 0,
   titleWeight: 5,
   fuzzy: 'unknown-words',

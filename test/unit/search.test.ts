@@ -50,10 +50,10 @@ test('fuzzy mode "empty" only retries when nothing was found, and "off" never do
 });
 
 test('a candidate fused just below the limit can be promoted by the proximity rerank', () => {
-  // Twelve chunks mention both words far apart, so BM25 ranks them on term frequency; one chunk
+  // Eight chunks mention both words often but far apart, so BM25 ranks them first; one chunk
   // holds the exact phrase once. It fuses below a limit of 5 but the rerank window reaches it.
   const files: Record<string, Array<{ text: string; title: string }>> = {};
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 8; i++) {
     files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache cache cache ${filler(20)} invalidation invalidation` }];
   }
   files['answer.md'] = [{ title: 'Notes', text: `${filler(30)} cache invalidation ${filler(30)}` }];
@@ -129,8 +129,9 @@ test('every result explains itself: list ranks, BM25, RRF contributions, proximi
   assert.equal(explain.trigram?.rank, 1);
   assert.ok(explain.porter!.bm25 < 0, 'SQLite bm25: lower is better');
   assert.equal(explain.rrf.k, 60);
-  assert.ok(Math.abs(explain.rrf.contributions.porter! - 1 / 61) < 1e-12);
-  assert.ok(Math.abs(explain.rrf.score - 2 / 61) < 1e-12);
+  assert.ok(Math.abs(explain.rrf.contributions.porter! - 1 / 61) < 1e-12, 'weight 1 / (k + rank 1)');
+  assert.ok(Math.abs(explain.rrf.contributions.trigram! - 0.5 / 61) < 1e-12, 'the trigram list weighs half by default');
+  assert.ok(Math.abs(explain.rrf.score - 1.5 / 61) < 1e-12);
   assert.equal(explain.proximity?.fusedRank, 1);
   assert.equal(explain.proximity?.finalRank, 1);
   assert.equal(result.stage, 'rrf');

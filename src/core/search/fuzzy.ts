@@ -211,18 +211,26 @@ export class Vocabulary {
 
   /** Best correction for a word not in the vocabulary, or null (also null if the word is known or too short). */
   correct(word: string): Correction | null {
+    return this.candidates(word, 1)[0] ?? null;
+  }
+
+  /**
+   * Every vocabulary word at the smallest edit distance from `word`, most frequent first (then
+   * alphabetically), at most `max` of them; empty if the word is known, too short or has no
+   * neighbour. Several words are often equally close (`josn`: `join`, `json`); the caller may
+   * know which one the rest of the query means.
+   */
+  candidates(word: string, max = 8): Correction[] {
     const lower = word.toLowerCase();
-    if (this.knows(lower)) return null;
+    if (this.knows(lower)) return [];
     const query = new Uint16Array(lower.length);
     const n = this.idsOf(lower, query);
     let limit = maxEditDistance(n);
-    if (limit === 0) return null;
+    if (limit === 0) return [];
     const queryMask = charMask(lower);
 
-    let best = -1;
+    let tied: Array<{ target: number; offset: number; length: number }> = [];
     let bestDistance = limit + 1;
-    let bestOffset = 0;
-    let bestLength = 0;
     const maxLength = this.bucketStart.length - 1;
     for (const delta of LENGTH_OFFSETS) {
       const gap = delta < 0 ? -delta : delta;
@@ -237,24 +245,24 @@ export class Vocabulary {
         if (popcount(this.masks[t]! ^ queryMask) > 2 * limit - gap) continue;
         const d = boundedOsa(query, 0, n, this.codes, offset, len, limit);
         if (d > limit) continue;
-        // Here d ≤ limit = bestDistance once a best exists: only a tie is left to break.
-        if (
-          d < bestDistance ||
-          this.targetDf[t]! > this.targetDf[best]! ||
-          (this.targetDf[t] === this.targetDf[best] && this.idsBefore(offset, len, bestOffset, bestLength))
-        ) {
-          best = t;
+        if (d < bestDistance) {
+          tied = [];
           bestDistance = d;
-          bestOffset = offset;
-          bestLength = len;
           limit = d;
         }
+        tied.push({ target: t, offset, length: len });
       }
     }
-    if (best < 0) return null;
-    let to = '';
-    for (let k = 0; k < bestLength; k++) to += String.fromCodePoint(this.alphabet[this.codes[bestOffset + k]!]!);
-    return { from: word, to, distance: bestDistance };
+    tied.sort(
+      (a, b) =>
+        this.targetDf[b.target]! - this.targetDf[a.target]! ||
+        (this.idsBefore(a.offset, a.length, b.offset, b.length) ? -1 : this.idsBefore(b.offset, b.length, a.offset, a.length) ? 1 : 0),
+    );
+    return tied.slice(0, max).map(({ offset, length }) => {
+      let to = '';
+      for (let k = 0; k < length; k++) to += String.fromCodePoint(this.alphabet[this.codes[offset + k]!]!);
+      return { from: word, to, distance: bestDistance };
+    });
   }
 
   private knows(lower: string): boolean {

@@ -6,12 +6,12 @@ import type { IndexStore, ListRow, StoredChunk } from '../store/store.ts';
 import type { Explanation, ListName, SearchResponse, SearchResult, Stage } from '../types.ts';
 import { compileFilter, isFiltered } from './filters.ts';
 import { fuse, type FusedCandidate } from './fuse.ts';
-import type { Vocabulary } from './fuzzy.ts';
+import type { Correction, Vocabulary } from './fuzzy.ts';
 import { porterList, trigramList } from './lists.ts';
-import { prepare, findOccurrences, type Occurrence } from './occurrences.ts';
+import { prepare, findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 import { rerank } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
-import { parseQuery, type QueryTerms } from './terms.ts';
+import { parseQuery, quote, type QueryTerms } from './terms.ts';
 
 export interface SearchContext {
   store: IndexStore;
@@ -24,7 +24,8 @@ interface Ranked {
   chunk: StoredChunk;
   fused: FusedCandidate;
   score: number;
-  occurrences: Occurrence[];
+  /** Where the query's pieces occur in the text; computed only when needed (rerank or snippet). */
+  occurrences?: Occurrence[];
   explain: Omit<Explanation, 'stage' | 'fuzzy'>;
   stage: Stage;
   /** The corrected query found it (possibly the typed one too). */
@@ -42,7 +43,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
 
   const retry =
     options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0)
-      ? correct(context, terms, options.fuzzy)
+      ? correct(context, terms)
       : undefined;
   if (retry && retry.corrections.length > 0) {
     corrections = retry.corrections;
@@ -50,7 +51,8 @@ export function search(context: SearchContext, query: string, input: SearchOptio
     ranked = merge(ranked, corrected.ranked);
   }
 
-  const results = ranked.slice(0, options.limit).map((entry) => toResult(entry, corrections));
+  const pieces = prepare(terms.pieces);
+  const results = ranked.slice(0, options.limit).map((entry) => toResult(entry, entry.occurrences ?? findOccurrences(entry.chunk.text, pieces), corrections));
   return { results, corrections, candidates: typed.candidates, elapsedMs: performance.now() - started };
 }
 
@@ -79,7 +81,6 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
       chunk,
       fused: c,
       score: c.score,
-      occurrences: findOccurrences(chunk.text, pieces),
       explain: { ...c.lists, rrf: explainRrf(c) },
       stage: 'rrf',
     }));
@@ -88,6 +89,7 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
   const reranked = rerank(
     pool.map(({ chunk, fused: c }) => ({ id: c.id, score: c.score, title: chunk.title, kind: chunk.kind, text: chunk.text, chunk, fused: c })),
     pieces,
+    pieceWeights(store, pieces),
   );
   const ranked = reranked.map((entry): Ranked => ({
     chunk: entry.candidate.chunk,
@@ -100,27 +102,70 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
   return { ranked, candidates: fused.length };
 }
 
+/** IDF of each query piece, from the Porter index's document frequencies. */
+function pieceWeights(store: IndexStore, pieces: QueryPieces): number[] {
+  const total = Math.max(1, store.size);
+  return pieces.stems.map((stemmed) => Math.log(1 + total / (1 + store.stemDocFreq(stemmed))));
+}
+
 /**
- * Words the index has never seen are replaced by their closest vocabulary word. In `unknown-words`
- * mode this happens even when other words of the query are spelled right (`kuberntes pods`); in
- * `empty` mode the caller only asks when the typed query found nothing.
+ * Words the index has never seen are replaced by their closest vocabulary word. The last word is
+ * spared when it occurs inside indexed words: that is someone still typing (`kube`), and the
+ * trigram list already finds it. In `unknown-words` mode this happens even when other
+ * words of the query are spelled right (`kuberntes pods`); in `empty` mode the caller only asks
+ * when the typed query found nothing.
  */
-function correct(context: SearchContext, terms: QueryTerms, mode: 'unknown-words' | 'empty'): { terms: QueryTerms; corrections: Array<[string, string]> } | undefined {
-  const unknown = terms.pieces.filter((piece) => [...piece].length >= 3 && !/^\p{N}+$/u.test(piece) && context.store.wordDocFreq(piece) === 0);
-  if (unknown.length === 0 && mode === 'unknown-words') return undefined;
+function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms; corrections: Array<[string, string]> } | undefined {
+  const { store } = context;
+  const last = terms.pieces.at(-1);
+  const unknown = terms.pieces.filter(
+    (piece) =>
+      [...piece].length >= 3 &&
+      !/^\p{N}+$/u.test(piece) &&
+      store.wordDocFreq(piece) === 0 &&
+      !(piece === last && store.match('trigram', quote(piece), 1, 1).length > 0),
+  );
   if (unknown.length === 0) return undefined;
   const vocabulary = context.vocabulary();
+  const known = terms.pieces.filter((piece) => !unknown.includes(piece));
   const replacements = new Map<string, string>();
   for (const piece of unknown) {
-    const correction = vocabulary.correct(piece);
-    if (correction) replacements.set(piece, correction.to);
+    const best = bestInContext(store, vocabulary.candidates(piece), known);
+    if (best) replacements.set(piece, best);
   }
   if (replacements.size === 0) return undefined;
   const text = terms.words.map((word) => word.parts.map((part) => replacements.get(part) ?? part).join(' ')).join(' ');
   return { terms: parseQuery(text), corrections: [...replacements] };
 }
 
-/** What only the corrected query found is merged in by score and marked `fuzzy`. */
+/** Chunks counted per candidate when choosing between equally close corrections. */
+const CONTEXT_SAMPLE = 200;
+
+/**
+ * Among equally close corrections, the one that shares the most chunks with the query's other
+ * words: in "parse josn file", `json` beats the more frequent `join`. Without other words, or on
+ * a tie, the most frequent candidate wins (candidates come sorted that way).
+ */
+function bestInContext(store: IndexStore, candidates: Correction[], otherPieces: string[]): string | undefined {
+  if (candidates.length <= 1 || otherPieces.length === 0) return candidates[0]?.to;
+  const others = otherPieces.map(quote).join(' OR ');
+  let best = candidates[0]!.to;
+  let bestCount = -1;
+  for (const candidate of candidates) {
+    const count = store.countMatches(`${quote(candidate.to)} AND (${others})`, CONTEXT_SAMPLE);
+    if (count > bestCount) {
+      best = candidate.to;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * Both rankings are merged by score, so a corrected word earns its place rather than taking the
+ * lead: a word missing from the index is sometimes just missing, and its "correction" is then
+ * a different word. What only the corrected query found is marked `fuzzy`.
+ */
 function merge(typed: Ranked[], corrected: Ranked[]): Ranked[] {
   const byId = new Map<number, Ranked>();
   for (const entry of typed) byId.set(entry.chunk.id, entry);
@@ -133,9 +178,9 @@ function merge(typed: Ranked[], corrected: Ranked[]): Ranked[] {
   return [...byId.values()].sort((a, b) => b.score - a.score);
 }
 
-function toResult(entry: Ranked, corrections: Array<[string, string]>): SearchResult {
+function toResult(entry: Ranked, occurrences: Occurrence[], corrections: Array<[string, string]>): SearchResult {
   const { chunk } = entry;
-  const snippet = makeSnippet(chunk.text, entry.occurrences);
+  const snippet = makeSnippet(chunk.text, occurrences);
   const explain: Explanation = { ...entry.explain, stage: entry.stage };
   if (entry.corrected) explain.fuzzy = { corrections };
   return {

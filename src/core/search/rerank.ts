@@ -1,17 +1,27 @@
 // The proximity rerank: among the best fused candidates, prefer chunks whose title names the
-// query, whose text holds all the query's pieces close together, and in the order typed. It runs
+// query, whose text holds the query's pieces close together, and in the order typed. It runs
 // over a window deeper than the result limit, so a strong chunk fused just below the cut can
 // still be promoted into the results.
+//
+// Every component is weighted by how informative each query piece is (its IDF): in
+// "how to parse the config file", finding `parse` and `config` side by side matters, finding
+// `file` next to `the` does not.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
 /** A code chunk's title is its symbol path, a stronger statement than a prose heading. */
-const TITLE_WEIGHT: Record<ChunkKind, number> = { code: 0.6, prose: 0.3 };
-const SPAN_WEIGHT = 0.5;
-const PHRASE_WEIGHT = 0.5;
+const TITLE_WEIGHT: Record<ChunkKind, number> = { code: 0.3, prose: 0.15 };
+const SPAN_WEIGHT = 0.25;
+const PHRASE_WEIGHT = 0.25;
 /** Two pieces this close (characters between them) in query order count as a phrase pair. */
 const PHRASE_GAP = 30;
+/**
+ * Queries of up to this many pieces get the full boost; longer ones proportionally less. A long
+ * question describes a topic, and where its words fall in a chunk says little: on the eval sets
+ * full-strength proximity helped short queries and hurt long ones.
+ */
+const PROXIMITY_FULL_STRENGTH_PIECES = 4;
 
 export interface RerankInput {
   id: number;
@@ -30,26 +40,36 @@ export interface Reranked<T extends RerankInput> {
 }
 
 /**
- * Reorders the candidates (already in fused order) by score × (1 + boost). Every candidate gets
- * a proximity explanation with its rank before and after.
+ * Reorders the candidates (already in fused order) by fused score × (1 + boost); the boost is at
+ * most TITLE + SPAN + PHRASE weights, so the rerank reorders neighbours and lifts strong chunks
+ * from below the cut without letting the text layout outvote the lexical evidence entirely.
+ * `weights[i]` is the importance of query piece i (IDF); every candidate gets an explanation.
  */
-export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces): Array<Reranked<T>> {
+export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces, weights: readonly number[]): Array<Reranked<T>> {
   const terms = query.pieces.length;
+  const totalWeight = weights.reduce((sum, w) => sum + w, 0) || 1;
+  const pairWeights = weights.slice(1).map((w, i) => Math.min(w, weights[i]!));
+  const totalPairWeight = pairWeights.reduce((sum, w) => sum + w, 0);
+  const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = findOccurrences(candidate.text, query);
-    const titleTerms = new Set(findOccurrences(candidate.title, query).map((o) => o.term)).size;
-    const title = terms === 0 ? 0 : TITLE_WEIGHT[candidate.kind] * (titleTerms / terms);
-    const span = tightestSpan(occurrences, terms);
-    const idealSpan = query.pieces.reduce((sum, piece) => sum + piece.length, 0) + terms - 1;
-    const spanScore = span === null ? 0 : SPAN_WEIGHT * Math.min(1, idealSpan / span);
-    const phrasePairs = inOrderPairs(occurrences, terms);
-    const phrase = terms < 2 ? 0 : PHRASE_WEIGHT * (phrasePairs / (terms - 1));
-    const boost = title + spanScore + phrase;
+    const inTitle = new Set(findOccurrences(candidate.title, query).map((o) => o.term));
+    const title = TITLE_WEIGHT[candidate.kind] * (sumOver(inTitle, weights) / totalWeight);
+
+    const present = new Set(occurrences.map((o) => o.term));
+    const span = present.size >= 2 ? tightestSpan(occurrences, present) : null;
+    const idealSpan = [...present].reduce((sum, term) => sum + query.pieces[term]!.length + 1, -1);
+    const coverage = sumOver(present, weights) / totalWeight;
+    const spanScore = span === null ? 0 : SPAN_WEIGHT * coverage * Math.min(1, idealSpan / span);
+
+    const pairs = inOrderPairs(occurrences, terms);
+    const phrase = totalPairWeight === 0 ? 0 : PHRASE_WEIGHT * (pairs.reduce((sum, i) => sum + pairWeights[i]!, 0) / totalPairWeight);
+    const boost = strength * (title + spanScore + phrase);
     return {
       candidate,
       score: candidate.score * (1 + boost),
       occurrences,
-      proximity: { title, span, phrasePairs, boost, fusedRank: index + 1, finalRank: 0 },
+      proximity: { title, span, phrasePairs: pairs.length, boost, fusedRank: index + 1, finalRank: 0 },
     };
   });
   scored.sort((a, b) => b.score - a.score || a.proximity.fusedRank - b.proximity.fusedRank);
@@ -57,40 +77,49 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   return scored;
 }
 
+function sumOver(terms: Set<number>, weights: readonly number[]): number {
+  let sum = 0;
+  for (const term of terms) sum += weights[term] ?? 0;
+  return sum;
+}
+
 /**
- * Length in characters of the shortest stretch of text holding at least one occurrence of every
- * term, or null if some term never occurs. Classic minimum window over occurrences sorted by position.
+ * Length in characters of the shortest stretch of text holding at least one occurrence of each
+ * of `terms`, or null if there is none. Classic minimum window over occurrences in text order.
  */
-export function tightestSpan(occurrences: Occurrence[], terms: number): number | null {
-  if (terms === 0) return null;
-  const counts = new Array<number>(terms).fill(0);
-  let covered = 0;
+export function tightestSpan(occurrences: Occurrence[], terms: Set<number>): number | null {
+  const relevant = occurrences.filter((o) => terms.has(o.term));
+  const counts = new Map<number, number>();
   let best: number | null = null;
   let left = 0;
-  for (let right = 0; right < occurrences.length; right++) {
-    if (counts[occurrences[right]!.term]!++ === 0) covered++;
-    while (covered === terms) {
-      const span = occurrences[right]!.end - occurrences[left]!.start;
+  for (let right = 0; right < relevant.length; right++) {
+    const added = relevant[right]!.term;
+    counts.set(added, (counts.get(added) ?? 0) + 1);
+    while (counts.size === terms.size) {
+      const span = relevant[right]!.end - relevant[left]!.start;
       if (best === null || span < best) best = span;
-      if (--counts[occurrences[left]!.term]! === 0) covered--;
+      const removed = relevant[left]!.term;
+      const remaining = counts.get(removed)! - 1;
+      if (remaining === 0) counts.delete(removed);
+      else counts.set(removed, remaining);
       left++;
     }
   }
   return best;
 }
 
-/** How many of the query's consecutive piece pairs (i, i+1) occur in that order, close together. */
-export function inOrderPairs(occurrences: Occurrence[], terms: number): number {
-  let pairs = 0;
+/** Which of the query's consecutive piece pairs (i, i+1) occur in that order, close together. */
+export function inOrderPairs(occurrences: Occurrence[], terms: number): number[] {
+  const found: number[] = [];
   for (let term = 0; term + 1 < terms; term++) {
     let lastEnd = -Infinity;
     for (const occurrence of occurrences) {
       if (occurrence.term === term) lastEnd = occurrence.end;
       else if (occurrence.term === term + 1 && occurrence.start - lastEnd <= PHRASE_GAP) {
-        pairs++;
+        found.push(term);
         break;
       }
     }
   }
-  return pairs;
+  return found;
 }

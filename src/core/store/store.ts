@@ -197,6 +197,14 @@ export class IndexStore {
     return this.chunkCount;
   }
 
+  /**
+   * How many chunks (counting up to `cap`) match an FTS5 expression on the Porter index. The cap
+   * bounds the cost: callers compare small counts, they do not need large ones exactly.
+   */
+  countMatches(expression: string, cap: number): number {
+    return this.cached('SELECT count(*) AS n FROM (SELECT 1 FROM fts_porter WHERE fts_porter MATCH ? LIMIT ?)').pluck().get(expression, cap) as number;
+  }
+
   /** Chunks holding an unstemmed word, as FTS5 counts them. */
   wordDocFreq(word: string): number {
     return (this.statements.wordDocFreq.get(word) as number | undefined) ?? 0;
