@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { createChunker } from '../../src/core/chunk/index.ts';
 import type { ChunkDraft } from '../../src/core/types.ts';
 
@@ -286,4 +287,29 @@ test('the chunker keeps working after a cancelled parse', () => {
   chunker.chunk('slow.js', 'int abcdefgh;\n'.repeat(75_000));
   const { chunks } = chunker.chunk('ok.ts', 'function fine() {\n  return 1;\n}\n');
   assert.deepEqual(ranges(chunks), [['fine', 1, 3]]);
+});
+
+test('grammars load from an explicit wasm folder, and a wrong folder is reported by name', async () => {
+  const wasmDir = fileURLToPath(new URL('../../node_modules/@vscode/tree-sitter-wasm/wasm', import.meta.url));
+  const explicit = await createChunker({ chunkMaxBytes: 4096, wasmDir });
+  assert.deepEqual(titles(explicit.chunk('a.go', 'package a\n\nfunc F() {}\n').chunks), ['a.go (top level)', 'F']);
+  await assert.rejects(createChunker({ chunkMaxBytes: 4096, wasmDir: '/nonexistent/wasm' }), /\/nonexistent\/wasm/);
+});
+
+test('a C++ header with a .h name still has its methods chunked one by one', () => {
+  const text = `#pragma once\nnamespace store {\nclass Index {\n public:\n  int size() const {\n${body(5, '    ')}\n    return 0;\n  }\n  void clear() {\n${body(5, '    ')}\n  }\n};\n}  // namespace store\n`;
+  const { language, chunks } = tight.chunk('include/index.h', text);
+  assert.equal(language, 'c');
+  assert.deepEqual(titles(chunks), ['index.h (top level)', 'store > Index', 'store > Index > size', 'store > Index > clear']);
+});
+
+test('a header whose extern "C" braces open and close in separate #if blocks still has its symbols', () => {
+  // Twice in one header guard, this pattern leaves tree-sitter with an ERROR as the root node.
+  const pair = (body: string): string => `#if defined(__cplusplus)\nextern "C" {\n#endif\n\n${body}\n#if defined(__cplusplus)\n}\n#endif\n\n`;
+  const text = `#ifndef X_H\n#define X_H\n\n${pair('struct point {\n\tint x;\n};\n')}${pair('static inline int origin(void)\n{\n\treturn 0;\n}\n')}#endif /* X_H */\n`;
+  const { chunks } = chunker.chunk('x.h', text);
+  assert.deepEqual(
+    chunks.filter((c) => !c.title.endsWith('(top level)')).map((c) => c.title),
+    ['point', 'origin'],
+  );
 });

@@ -58,6 +58,14 @@ test('tilde fences hide headings too, and an unclosed fence runs to the end of t
   );
 });
 
+test('triple backticks closed on the same line are inline code, not a fence that hides later headings', () => {
+  const { chunks } = chunker.chunk('x.md', '# A\n```npm i``` installs it.\n# B\n');
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    ['A', 'B'],
+  );
+});
+
 test('setext headings are recognised, YAML front matter is not a heading', () => {
   const text = '---\ntitle: x\n---\nGuide\n=====\n\ntext\n\nDetails\n-------\nmore\n';
   const { chunks } = chunker.chunk('guide.markdown', text);

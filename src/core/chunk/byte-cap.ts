@@ -93,8 +93,23 @@ export function packLines(src: SourceLines, start: number, end: number, maxBytes
 export function splitLongLine(line: string, maxBytes: number): string[] {
   const fragments: string[] = [];
   const n = line.length;
+  // Minified bundles are ASCII: one byte per character, so a cut is plain arithmetic.
+  const ascii = Buffer.byteLength(line, 'utf8') === n;
   let i = 0;
   while (i < n) {
+    if (ascii) {
+      let j = Math.min(n, i + maxBytes);
+      if (j < n) {
+        const earliest = i + (maxBytes * 3) / 4;
+        let k = j;
+        while (k > earliest && line.charCodeAt(k - 1) !== 0x20 && line.charCodeAt(k - 1) !== 0x09) k--;
+        if (k > earliest) j = k;
+      }
+      const fragment = line.slice(i, j);
+      if (/\S/.test(fragment)) fragments.push(fragment);
+      i = j;
+      continue;
+    }
     let bytes = 0;
     let j = i;
     let afterSpace = -1;

@@ -5,11 +5,13 @@
 
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { shortLabel } from './lines.ts';
+import type { SkeletonMode } from './skeleton.ts';
 
 /**
  * leaf: one chunk (cut by lines only if over the cap).
  * container: one chunk if it fits, else a header chunk plus its members (a class and its methods).
- * scope: never a chunk of its own; its members are chunked with its name in their path (namespace).
+ * scope: never a chunk of its own; its members are chunked with its name, if any, in their path
+ *   (a namespace; `extern "C" {`).
  * transparent: its children are looked at as if they stood in its place (`#ifdef`, ERROR nodes).
  * wrapper: stands for the symbol it wraps, covering the wrapper's lines (`export`, decorators, templates).
  */
@@ -31,7 +33,7 @@ export interface CodeLanguage {
   /** A name for node types the generic rules (field `name`, then the declarator chain) get wrong. */
   name?: (node: Node) => string | undefined;
   /** Parse C/C++ with function bodies hidden from the parser (see skeleton.ts). */
-  skeleton?: 'c' | 'cpp';
+  skeleton?: SkeletonMode;
 }
 
 /** Node types that belong to the symbol right below them when they sit on the lines just above it. */
@@ -125,8 +127,7 @@ const cRules: Record<string, NodeRule> = {
   preproc_else: transparent,
   preproc_elif: transparent,
   preproc_elifdef: transparent,
-  linkage_specification: transparent,
-  declaration_list: transparent,
+  linkage_specification: scope,
   namespace_definition: scope,
   template_declaration: wrapper,
 };
@@ -137,10 +138,13 @@ function cName(node: Node): string | undefined {
     const name = declarator?.text;
     if (!name) return undefined;
     // Kernel-style definitions through a macro, `SYSCALL_DEFINE3(open, ...)`: the macro's name
-    // alone says nothing, its first argument is the real name.
-    const params = declarator.parent?.childForFieldName('parameters');
-    const first = params?.firstNamedChild?.text;
-    if (/^[A-Z][A-Z0-9_]*$/.test(name) && first && /^\w+$/.test(first)) return `${name}(${first})`;
+    // alone says nothing, its first argument is the real name. Read from the source text, since
+    // the skeleton parse does not see inside argument lists.
+    if (/^[A-Z][A-Z0-9_]*$/.test(name)) {
+      const params = declarator.parent?.childForFieldName('parameters');
+      const first = params && /^\(\s*(\w+)\s*[,)]/.exec(params.text.slice(0, 200))?.[1];
+      if (first) return `${name}(${first})`;
+    }
     return qualified(lastWord(name));
   }
   if (node.type === 'declaration' || node.type === 'type_definition') {
@@ -247,8 +251,7 @@ export const CODE_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
       trait_item: container,
       impl_item: container,
       mod_item: scope,
-      foreign_mod_item: transparent,
-      declaration_list: transparent,
+      foreign_mod_item: scope,
     },
     name: rustName,
   },

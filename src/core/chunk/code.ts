@@ -16,13 +16,17 @@ import { isBlank, rangeBytes, trimBlankLines, type SourceLines } from './lines.t
 import { hiddenRanges } from './skeleton.ts';
 
 /** Larger inputs go straight to line windows: a tree would cost seconds and help little. */
-export const MAX_PARSE_CHARS = 4_000_000;
+const MAX_PARSE_CHARS = 4_000_000;
 /** Mean characters per line above which a file is minified or data, not code a person reads. */
 const MINIFIED_MEAN_LINE = 300;
 /** A parse gets 250 ms plus 1 ms per 1,000 characters (about 5× a slow grammar's need), at most 5 s. */
 const PARSE_BASE_MS = 250;
 const PARSE_MAX_MS = 5000;
-/** Share of the text inside ERROR nodes above which symbols found would be mostly guesses. */
+/**
+ * Share of the lines the parser could not make sense of above which symbols found would be mostly
+ * guesses. An ERROR node often wraps good declarations (a macro it misread at the top of a header
+ * puts the whole file in one ERROR); only its lines outside any recognised child count.
+ */
 const MAX_ERROR_SHARE = 0.5;
 /** Nesting of scopes, containers and transparent nodes we follow; deeper code stays in its ancestor. */
 const MAX_DEPTH = 24;
@@ -37,6 +41,9 @@ const TRIVIAL_BYTES = 120;
  * conditionals, labels (`public:`), closers (`}  // namespace store`, Ruby's `end`).
  */
 const LEADING_LINE = /^\s*(?:#\s*(?:if|ifdef|ifndef|elif|else|endif)\b.*|\w+\s*:|(?:end|fi|done|esac)\b|[^\p{L}\p{N}/]*)\s*(?:\/\/.*|\/\*.*)?$/u;
+
+/** Lines only C++ has: `class Foo {`, `namespace x {`, `template <…>`, access labels. */
+const LOOKS_LIKE_CPP = /^[ \t]*(?:class[ \t]+\w+[^;(]*[{:]|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|(?:public|private|protected)[ \t]*:)/m;
 
 interface Item {
   /** 0-based, inclusive, including leading comments. */
@@ -59,7 +66,7 @@ interface Context {
   src: SourceLines;
   spec: CodeLanguage;
   maxBytes: number;
-  errorChars: number;
+  errorLines: number;
 }
 
 export function chunkCode(
@@ -73,10 +80,15 @@ export function chunkCode(
   if (text.length > MAX_PARSE_CHARS || text.length / src.lines.length > MINIFIED_MEAN_LINE) return null;
   parser.setLanguage(language);
   if (spec.skeleton) {
-    const chunks = parseAndChunk(src, text, spec, parser, maxBytes, includedRanges(src, text, hiddenRanges(text, spec.skeleton)));
-    if (chunks) return chunks;
+    // `.h` is C by name, but C++ headers use it too; their classes must not be hidden whole.
+    const mode = spec.skeleton === 'c' && LOOKS_LIKE_CPP.test(text) ? 'cpp' : spec.skeleton;
+    const hidden = hiddenRanges(text, mode);
+    if (hidden.length > 0) {
+      const chunks = parseAndChunk(src, text, spec, parser, maxBytes, hidden);
+      if (chunks) return chunks;
+    }
   }
-  return parseAndChunk(src, text, spec, parser, maxBytes, undefined);
+  return parseAndChunk(src, text, spec, parser, maxBytes, []);
 }
 
 function parseAndChunk(
@@ -85,11 +97,11 @@ function parseAndChunk(
   spec: CodeLanguage,
   parser: Parser,
   maxBytes: number,
-  ranges: Range[] | undefined,
+  hidden: readonly number[],
 ): ChunkDraft[] | null {
   const deadline = performance.now() + Math.min(PARSE_MAX_MS, PARSE_BASE_MS + text.length / 1000);
-  const tree = parser.parse(text, null, {
-    ...(ranges ? { includedRanges: ranges } : {}),
+  const tree = parser.parse(hidden.length > 0 ? readUpToBoundary(text, hidden) : text, null, {
+    ...(hidden.length > 0 ? { includedRanges: includedRanges(src, text, hidden) } : {}),
     // Returning true cancels the parse; parse() then returns null.
     progressCallback: () => performance.now() > deadline,
   });
@@ -99,12 +111,14 @@ function parseAndChunk(
     return null;
   }
   try {
-    const ctx: Context = { src, spec, maxBytes, errorChars: 0 };
+    const ctx: Context = { src, spec, maxBytes, errorLines: 0 };
     const root = tree.rootNode;
-    if (root.type === 'ERROR') return null;
+    // The root itself is an ERROR when the parser never got back on its feet (an `extern "C" {`
+    // closed in a different #if branch than it opened): judged like any other ERROR node.
+    if (root.type === 'ERROR') ctx.errorLines += unparsedLines(root, 0, src.lines.length - 1);
     const items: Item[] = [];
     collect(ctx, root, [], 0, items);
-    if (ctx.errorChars > text.length * MAX_ERROR_SHARE) return null;
+    if (ctx.errorLines > src.lines.length * MAX_ERROR_SHARE) return null;
     const out: ChunkDraft[] = [];
     emitScope(ctx, out, items, 0, src.lines.length - 1, `${src.fileName} (top level)`, false, 0);
     return out;
@@ -130,7 +144,7 @@ function collect(ctx: Context, parent: Node, path: readonly string[], depth: num
       else [leadStart, leadEnd] = [start, end];
       continue;
     }
-    if (node.type === 'ERROR' && parent.type !== 'ERROR') ctx.errorChars += node.endIndex - node.startIndex;
+    if (node.type === 'ERROR') ctx.errorLines += unparsedLines(node, start, end);
     const symbol = resolve(ctx.spec, node, end - start + 1);
     if (symbol && depth < MAX_DEPTH) {
       const { rule, target } = symbol;
@@ -156,6 +170,21 @@ function collect(ctx: Context, parent: Node, path: readonly string[], depth: num
   }
 }
 
+/** Lines of an ERROR node outside its recognised children (nested ERRORs count on their own). */
+function unparsedLines(error: Node, start: number, end: number): number {
+  let covered = 0;
+  let coveredUntil = start - 1;
+  for (const child of error.namedChildren) {
+    if (!child || child.type === 'ERROR') continue;
+    const childEnd = endRow(child);
+    if (childEnd > coveredUntil) {
+      covered += childEnd - Math.max(child.startPosition.row, coveredUntil + 1) + 1;
+      coveredUntil = childEnd;
+    }
+  }
+  return end - start + 1 - covered;
+}
+
 /** The rule for a node, looking inside wrappers (`export`, decorators, `template <…>`) for what they wrap. */
 function resolve(spec: CodeLanguage, node: Node, lines: number): { rule: NodeRule; target: Node } | null {
   let target = node;
@@ -178,8 +207,8 @@ function bodyOf(node: Node): Node | null {
 }
 
 /**
- * Emits lines scopeStart..scopeEnd: each item as a symbol chunk, the runs between them as code
- * titled `gapTitle`. A trivial run touching a symbol joins it (a closing `}` or `#endif`, an
+ * Emits lines scopeStart..scopeEnd: each item as a symbol chunk, the code between them as chunks
+ * titled `gapTitle`. A trivial paragraph next to a symbol joins it (a closing `}` or `#endif`, an
  * `EXPORT_SYMBOL(f);` below f) rather than becoming a chunk of its own; a container's first run is
  * its header and always stays a chunk, so the class itself can be found by its title.
  */
@@ -292,9 +321,26 @@ function endRow(node: Node): number {
   return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row;
 }
 
+/**
+ * The parser reads its input in pieces; given the whole string it copies 5,000 characters at every
+ * jump to the next included range, which in a skeleton parse is most of the parse's own cost.
+ * This reader hands out text only up to the next range boundary.
+ */
+function readUpToBoundary(text: string, boundaries: readonly number[]): (index: number) => string {
+  return (index) => {
+    let low = 0;
+    let high = boundaries.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((boundaries[middle] as number) <= index) low = middle + 1;
+      else high = middle;
+    }
+    return text.slice(index, Math.min(boundaries[low] ?? text.length, index + 4096));
+  };
+}
+
 /** The complement of the hidden ranges, with the row/column positions tree-sitter wants. */
-function includedRanges(src: SourceLines, text: string, hidden: readonly number[]): Range[] | undefined {
-  if (hidden.length === 0) return undefined;
+function includedRanges(src: SourceLines, text: string, hidden: readonly number[]): Range[] {
   const ranges: Range[] = [];
   let row = 0;
   let rowStart = 0;

@@ -16,16 +16,25 @@ let runtime: Promise<void> | undefined;
 
 /** Grammar base names (`cpp`, `c-sharp`, …) mapped to loaded languages, all loaded in parallel. */
 export async function loadGrammars(grammars: readonly string[], wasmDir = defaultWasmDir()): Promise<Map<string, Language>> {
-  // The runtime is one wasm instance per process; every chunker shares it.
-  runtime ??= TreeSitter.Parser.init({ locateFile: (file: string) => path.join(wasmDir, file) });
-  await runtime;
-  const loaded = await Promise.all(
-    grammars.map(async (grammar) => {
-      const bytes = await readFile(path.join(wasmDir, `tree-sitter-${grammar}.wasm`));
-      return [grammar, await TreeSitter.Language.load(bytes)] as const;
-    }),
-  );
-  return new Map(loaded);
+  try {
+    // The runtime is one wasm instance per process, shared by every chunker: started once, and
+    // again only if starting failed (initialising it twice would orphan existing parsers).
+    runtime ??= TreeSitter.Parser.init({ locateFile: (file: string) => path.join(wasmDir, file) }).catch((error: unknown) => {
+      runtime = undefined;
+      throw error;
+    });
+    await runtime;
+    const loaded = await Promise.all(
+      grammars.map(async (grammar) => {
+        const bytes = await readFile(path.join(wasmDir, `tree-sitter-${grammar}.wasm`));
+        return [grammar, await TreeSitter.Language.load(bytes)] as const;
+      }),
+    );
+    return new Map(loaded);
+  } catch (cause) {
+    // A packaging mistake, not a condition to live with: say where we looked.
+    throw new Error(`cannot load tree-sitter grammars from ${wasmDir}`, { cause });
+  }
 }
 
 function defaultWasmDir(): string {

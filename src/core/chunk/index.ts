@@ -5,13 +5,14 @@
 
 import type { Language, Parser } from '@vscode/tree-sitter-wasm';
 import TreeSitter from '@vscode/tree-sitter-wasm';
+import { DEFAULT_INDEX_OPTIONS } from '../options.ts';
 import type { ChunkDraft } from '../types.ts';
 import { MIN_CHUNK_BYTES } from './byte-cap.ts';
 import { chunkCode } from './code.ts';
 import { CODE_LANGUAGES } from './code-languages.ts';
 import { loadGrammars } from './grammars.ts';
 import { outlineJson } from './json.ts';
-import { detectLanguage } from './language.ts';
+import { detectLanguage, languageKind } from './language.ts';
 import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
 import { chunkMarkdown } from './markdown.ts';
 import { chunkOutline } from './outline.ts';
@@ -40,11 +41,13 @@ const MARKDOWN = new Set(['markdown', 'mdx']);
 const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
 
 /**
- * Loads the tree-sitter runtime and every grammar up front (about 60 ms, all in parallel), so
- * that `chunk` can stay synchronous and the first file of a language is chunked like the rest.
+ * Loads the tree-sitter runtime and every grammar up front (60–150 ms measured, all in parallel),
+ * so that `chunk` can stay synchronous and the first file of a language is chunked like the rest.
  */
 export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
-  const maxBytes = Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes));
+  const maxBytes = Number.isFinite(options.chunkMaxBytes)
+    ? Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes))
+    : DEFAULT_INDEX_OPTIONS.chunkMaxBytes;
   const grammars = [...new Set(Object.values(CODE_LANGUAGES).map((spec) => spec.grammar))];
   const languages = await loadGrammars(grammars, options.wasmDir);
   const parser = new TreeSitter.Parser();
@@ -57,7 +60,7 @@ export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
         return { language, chunks: split(src, normalized, language, languages, parser, maxBytes) };
       } catch {
         // A splitter bug must cost one file its structure, not the whole index its file.
-        return { language, chunks: chunkText(src, kindOf(language), maxBytes) };
+        return { language, chunks: chunkText(src, languageKind(language), maxBytes) };
       }
     },
   };
@@ -80,12 +83,7 @@ function split(
   const spec = CODE_LANGUAGES[language];
   const grammar = spec && languages.get(spec.grammar);
   if (spec && grammar) return chunkCode(src, text, spec, grammar, parser, maxBytes) ?? chunkText(src, 'code', maxBytes);
-  return chunkText(src, 'prose', maxBytes);
-}
-
-/** Code stays code when its structure could not be read; JSON and YAML count as code (see outline.ts). */
-function kindOf(language: string): 'code' | 'prose' {
-  return CODE_LANGUAGES[language] || JSON_LIKE.has(language) || language === 'yaml' ? 'code' : 'prose';
+  return chunkText(src, languageKind(language), maxBytes);
 }
 
 function firstLine(text: string): string {

@@ -1,3 +1,5 @@
+import type { ChunkKind } from '../types.ts';
+
 // Language ids as search filters and the result list show them. They are VS Code's language ids
 // where VS Code has one, except `tsx`: TSX needs its own grammar and filter, and the engine's
 // callers already name it so.
@@ -51,6 +53,21 @@ const BY_INTERPRETER: Record<string, string> = {
   node: 'javascript', deno: 'typescript', 'ts-node': 'typescript', tsx: 'typescript',
   ruby: 'ruby', php: 'php', perl: 'perl',
 };
+
+/**
+ * Languages whose text is written for people: documentation, markup, logs, data tables. Their
+ * chunks are `prose`; everything else is `code`, including languages chunked by line windows for
+ * want of a grammar (Kotlin, SQL, Makefiles) and configuration (JSON, YAML, TOML): a search
+ * filtered to prose should return documentation, and one filtered to code should not miss a
+ * Kotlin file because we cannot parse it.
+ */
+const PROSE_LANGUAGES = new Set([
+  'markdown', 'mdx', 'plaintext', 'restructuredtext', 'latex', 'asciidoc', 'html', 'xml', 'log', 'csv', 'tsv',
+]);
+
+export function languageKind(language: string): ChunkKind {
+  return PROSE_LANGUAGES.has(language) ? 'prose' : 'code';
+}
 
 /**
  * The language of a file from its path; files without a known extension are `plaintext`, unless

@@ -20,7 +20,8 @@ interface Block {
 }
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const FENCE = /^\s*(`{3,}|~{3,})/;
+/** A backtick fence's info string has no backtick: "```x```" on one line is inline code. */
+const FENCE = /^\s*(?:(`{3,})[^`]*|(~{3,}).*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 /** Lines that cannot be the text of a setext heading: list items, quotes, tables, HTML. */
 const NOT_SETEXT_TEXT = /^\s*(?:[-*+]\s|\d+[.)]\s|>|\||<)/;
@@ -45,13 +46,13 @@ function scan(src: SourceLines): { headings: Heading[]; fences: Block[] } {
   const fences: Block[] = [];
   const lines = src.lines;
   let i = frontMatterEnd(lines) + 1;
-  // The line after which a setext underline may turn the previous line into a heading.
+  // First line of the current paragraph: a setext underline right below it makes it a heading.
   let paragraphStart = i;
   while (i < lines.length) {
     const line = lines[i] as string;
     const fence = FENCE.exec(line);
     if (fence) {
-      const marker = fence[1] as string;
+      const marker = (fence[1] ?? fence[2]) as string;
       let close = i + 1;
       while (close < lines.length && !closesFence(lines[close] as string, marker)) close++;
       // An unclosed fence runs to the end of the document, as CommonMark says.

@@ -4,8 +4,8 @@
 // big for one chunk is opened and its own keys packed the same way.
 //
 // Kind is `code`, not `prose`: titles are key paths, which behave like symbol paths (exact
-// identifiers a person types), and the text is identifiers and values, not sentences; a search
-// filtered to prose should return documentation, not package.json.
+// identifiers a person types), and the text is identifiers and values, not sentences (see
+// languageKind in language.ts).
 
 import type { ChunkDraft } from '../types.ts';
 import { emitRange } from './byte-cap.ts';

@@ -8,9 +8,9 @@ import { emitPieces, splitLongLine } from './byte-cap.ts';
 import { isBlank, lineBytes, rangeBytes, rangeText, shortLabel, type SourceLines } from './lines.ts';
 
 /** Lines per window when a paragraph is too big to be one chunk. */
-export const WINDOW_LINES = 40;
+const WINDOW_LINES = 40;
 /** Lines a window shares with the previous one. */
-export const WINDOW_OVERLAP = 5;
+const WINDOW_OVERLAP = 5;
 
 /**
  * Blank-line paragraphs merged greedily up to the cap; a paragraph over the cap becomes windows of
