@@ -1,8 +1,9 @@
-import type { ChunkKind } from '../types.ts';
-
 // Language ids as search filters and the result list show them. They are VS Code's language ids
 // where VS Code has one, except `tsx`: TSX needs its own grammar and filter, and the engine's
-// callers already name it so.
+// callers already name it so; and `.h`, which VS Code calls `cpp`, is `c`: most headers in the
+// trees we index are C (code.ts recognises a C++ header by its content).
+
+import type { ChunkKind } from '../types.ts';
 
 const BY_EXTENSION: Record<string, string> = {
   ts: 'typescript', mts: 'typescript', cts: 'typescript',
