@@ -13,6 +13,7 @@ import path from 'node:path';
 import { crawl, readTextFile } from '../src/core/crawl/index.ts';
 import { Engine } from '../src/core/engine.ts';
 import { resolveIndexOptions } from '../src/core/options.ts';
+import { linuxTree } from './lib/linux-tree.ts';
 
 interface Run {
   engine: string;
@@ -25,8 +26,6 @@ interface Run {
   /** Seconds spent on each tenth of the files, in indexing order. */
   tenths: number[];
 }
-
-const LINUX_TARBALL = '/usr/src/linux-source-6.1.tar.xz';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -147,18 +146,6 @@ function dbSize(dbFile: string): number {
 /** The npm CLI package installed with the system's Node: a real, mid-sized JavaScript tree. */
 function defaultCorpus(): string {
   return path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm');
-}
-
-/** Extracts Debian's kernel source once into .cache/linux-6.1. */
-export function linuxTree(): string {
-  const target = path.resolve('.cache/linux-6.1');
-  if (fs.existsSync(path.join(target, '.extracted'))) return target;
-  if (!fs.existsSync(LINUX_TARBALL)) throw new Error(`${LINUX_TARBALL} is missing: apt-get install linux-source-6.1`);
-  fs.mkdirSync(target, { recursive: true });
-  console.log(`Extracting ${LINUX_TARBALL} into ${target} …`);
-  execFileSync('tar', ['-xJf', LINUX_TARBALL, '-C', target, '--strip-components=1']);
-  fs.writeFileSync(path.join(target, '.extracted'), '');
-  return target;
 }
 
 await main();
