@@ -19,6 +19,7 @@ Usage:
   fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json]
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
+  fused-search mcp [--root DIR | --db FILE] [--budget BYTES]   MCP server over stdio, for coding agents
 
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
 current folder and its parents.`;
@@ -27,6 +28,8 @@ class UsageError extends Error {}
 
 const OPTIONS = {
   db: { type: 'string' },
+  root: { type: 'string' },
+  budget: { type: 'string' },
   json: { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
   limit: { type: 'string' },
@@ -127,8 +130,20 @@ async function main(argv: string[]): Promise<number> {
       else out(formatEval(report));
       return 0;
     }
+    case 'mcp': {
+      // Loaded on demand: the MCP SDK is only needed by this command.
+      const { runMcpServer } = await import('../mcp/server.ts');
+      const root = values.root ? path.resolve(values.root) : values.db ? undefined : process.cwd();
+      if (root !== undefined && !fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`not a folder: ${root}`);
+      if (root === undefined && !fs.existsSync(path.resolve(values.db!))) throw new UsageError(`no index at ${path.resolve(values.db!)}; pass --root DIR too to build one`);
+      return runMcpServer({
+        ...(root !== undefined ? { root } : {}),
+        ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
+        ...(values.budget ? { budgetBytes: positiveInt(values.budget, '--budget') } : {}),
+      });
+    }
     default:
-      throw new UsageError(`unknown command "${command}" (index, search, stats or eval)`);
+      throw new UsageError(`unknown command "${command}" (index, search, stats, eval or mcp)`);
   }
 }
 

@@ -238,6 +238,26 @@ export class IndexStore {
     this.statements.setMeta.run(key, value);
   }
 
+  /**
+   * Reads a meta value and writes what `decide` returns (a string: store it; null: delete the key;
+   * undefined: leave it) in one IMMEDIATE transaction, so two processes deciding from the same
+   * value cannot both win. Returns the value the key holds afterwards.
+   */
+  exchangeMeta(key: string, decide: (current: string | undefined) => string | null | undefined): string | undefined {
+    const s = this.statements;
+    return this.db.transaction(() => {
+      const current = s.getMeta.get(key) as string | undefined;
+      const next = decide(current);
+      if (next === undefined) return current;
+      if (next === null) {
+        this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+        return undefined;
+      }
+      s.setMeta.run(key, next);
+      return next;
+    }).immediate();
+  }
+
   stats(): IndexStats {
     const totals = this.db.prepare(`SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks,
         (SELECT coalesce(sum(size), 0) FROM files) AS textBytes, (SELECT max(indexed_at) FROM files) AS lastIndexedAt`).get() as {

@@ -1,0 +1,162 @@
+// `fused-search mcp`: the index as an MCP server over stdio, for coding agents. Four tools:
+// search (bounded, honest text: see src/core/agent-output.ts), index_status, reindex (a path or
+// everything, cancellable) and read_chunk. Stdout carries the protocol, so every diagnostic goes
+// to stderr. A bad argument or a failed call is a tool error (isError) with a sentence an agent
+// can act on; the server itself keeps running.
+
+import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES, bytes, formatForAgent } from '../core/agent-output.ts';
+import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
+
+const VERSION = '0.1.0';
+/** Most results one search may ask for; more would not fit any sensible budget anyway. */
+const MAX_LIMIT = 50;
+/** Largest budget an agent may ask for, in bytes. */
+const MAX_BUDGET_BYTES = 256 * 1024;
+
+export interface McpServerOptions extends IndexServiceOptions {
+  /** Default byte budget of a search answer (DEFAULT_AGENT_BUDGET_BYTES). */
+  budgetBytes?: number;
+}
+
+export function createMcpServer(service: IndexService, options: { budgetBytes?: number } = {}): McpServer {
+  const defaultBudget = options.budgetBytes ?? DEFAULT_AGENT_BUDGET_BYTES;
+  const server = new McpServer({ name: 'fused-search', version: VERSION });
+  const budget = z.number().int().min(MIN_AGENT_BUDGET_BYTES).max(MAX_BUDGET_BYTES).optional()
+    .describe(`Most bytes of text to return (default ${defaultBudget}).`);
+
+  server.registerTool('search', {
+    title: 'Search the workspace index',
+    description:
+      'Full-text search over the indexed folder (stemmed words and substrings fused, typos corrected). ' +
+      'Returns compact results: path:startLine-endLine, the chunk title (symbol or heading), the stage that ranked it, ' +
+      'and the chunk lines around the best match, within a byte budget. Use read_chunk with the chunk id for a whole chunk.',
+    inputSchema: {
+      query: z.string().trim().min(1, 'query must not be empty').max(1000).describe('Words to find, e.g. "retry policy backoff".'),
+      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe('Results wanted (default 10).'),
+      path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional()
+        .describe('Glob(s) a result path must match, relative to the root, e.g. "src/**/*.ts" or "*.md".'),
+      kind: z.enum(['code', 'prose']).optional().describe('Only source code or only prose (docs, comments files).'),
+      explain: z.boolean().optional().describe('Add a line per result saying which lists found it and what the rerank did.'),
+      budget_bytes: budget,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
+    const response = await service.search(query, {
+      ...(limit ? { limit } : {}),
+      filters: { ...(globs ? { include: Array.isArray(globs) ? globs : [globs] } : {}), ...(kind ? { kind } : {}) },
+    });
+    const output = formatForAgent(query, response, {
+      budgetBytes: budget_bytes ?? defaultBudget,
+      chunkText: (id) => service.engine.chunk(id)?.text,
+      explain: explain ?? false,
+    });
+    return text(output.text);
+  });
+
+  server.registerTool('index_status', {
+    title: 'Index status',
+    description: 'Files and chunks indexed, last update, files changed on disk since, indexing progress, and whether this server or another process (the VS Code extension) keeps the index.',
+    inputSchema: {},
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async () => text(JSON.stringify(await service.status(), null, 1)));
+
+  server.registerTool('reindex', {
+    title: 'Reindex',
+    description:
+      'Brings the index up to date: one file or folder (path, relative to the root) or everything (no path; only changed files are read). ' +
+      'Waits until done and reports what changed. Cancel the call to stop, or pass cancel: true to stop a run in progress.',
+    inputSchema: {
+      path: z.string().min(1).optional().describe('A file or folder relative to the indexed root; omit for everything.'),
+      cancel: z.boolean().optional().describe('Stop the indexing run in progress instead of starting one.'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }, async ({ path: given, cancel }, extra) => {
+    if (cancel) return text(service.cancelIndexing() ? 'Cancelled the indexing run in progress; what was indexed so far stays.' : 'No indexing run was in progress.');
+    const root = service.engine.root;
+    if (given !== undefined) {
+      const relPath = relativeToRoot(root, given);
+      if (relPath === undefined) return error(`"${given}" is outside the indexed folder ${root}.`);
+      if (relPath !== '' && !isDirectory(path.join(root, relPath))) {
+        const outcome = await service.reindexFile(relPath);
+        const said = typeof outcome === 'string' ? outcome : `skipped (${outcome.skipped})`;
+        return text(`${relPath}: ${said}.${outcome === 'ignored' ? ' The file does not exist or the ignore rules exclude it.' : ''}`);
+      }
+    }
+    // A folder or everything: a sync reads only what changed, so it is the cheapest correct answer for both.
+    const token = extra._meta?.progressToken;
+    const summary = await service.reindexAll({
+      signal: extra.signal,
+      ...(token !== undefined
+        ? {
+            onProgress: (p) => {
+              void extra.sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: p.filesDone, ...(p.phase === 'indexing' ? { total: p.filesFound } : {}), message: p.phase },
+              }).catch(() => undefined);
+            },
+          }
+        : {}),
+    });
+    const skipped = Object.entries(summary.skipped).map(([reason, n]) => `${n} ${reason}`).join(', ');
+    return text(
+      `${summary.complete ? 'Index up to date' : 'Indexing cancelled; what was indexed so far stays'}: ${summary.files} files, ${summary.chunks} chunks; ` +
+        `${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged` +
+        `${skipped ? `; skipped ${skipped}` : ''} (${summary.seconds.toFixed(1)} s).`,
+    );
+  });
+
+  server.registerTool('read_chunk', {
+    title: 'Read a chunk',
+    description: 'The full text of one chunk (a function, class, section...) by the id a search result gave, with its path and line range.',
+    inputSchema: {
+      id: z.number().int().positive().describe('The chunk id from a search result ("chunk 123").'),
+      budget_bytes: budget,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async ({ id, budget_bytes }) => {
+    const chunk = service.engine.chunk(id);
+    if (!chunk) return error(`No chunk ${id}: its file changed or was removed since the search. Search again for fresh ids.`);
+    const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
+    const limit = budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES);
+    const body = chunk.text.endsWith('\n') ? chunk.text : `${chunk.text}\n`;
+    if (bytes(head) + bytes(body) <= limit) return text(head + body);
+    const notice = `[Truncated to ${limit} bytes; the chunk has ${bytes(body)}. Read the file at the lines above for the rest.]\n`;
+    return text(head + Buffer.from(body).subarray(0, Math.max(0, limit - bytes(head) - bytes(notice))).toString('utf8').replace(/\uFFFD$/, '') + notice);
+  });
+
+  return server;
+}
+
+/** Runs the server on stdin/stdout until the client disconnects. Resolves with the exit code. */
+export async function runMcpServer(options: McpServerOptions): Promise<number> {
+  const log = (line: string) => process.stderr.write(`fused-search mcp: ${line}\n`);
+  const service = await IndexService.open({ ...options, log });
+  for (const notice of service.engine.notices) log(notice);
+  const server = createMcpServer(service, options.budgetBytes !== undefined ? { budgetBytes: options.budgetBytes } : {});
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await server.connect(transport);
+  log(`serving ${service.engine.root} (${service.currentRole === 'owner' ? 'indexing and watching it' : 'reading the index another process keeps'})`);
+  await closed;
+  await server.close().catch(() => undefined);
+  await service.close();
+  return 0;
+}
+
+function text(body: string): CallToolResult {
+  return { content: [{ type: 'text', text: body }] };
+}
+
+function error(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
