@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { IndexLease, LEASE_TTL_MS } from '../../src/core/index-lease.ts';
+import { IndexStore } from '../../src/core/store/store.ts';
+import { tempDir } from './helpers/store.ts';
+
+function twoConnections() {
+  const file = path.join(tempDir(), 'index.db');
+  return [new IndexStore(file), new IndexStore(file)] as const;
+}
+
+test('only one process holds the lease while its heartbeat is fresh', () => {
+  const [a, b] = twoConnections();
+  let now = 1_000_000;
+  const first = new IndexLease(a, { kind: 'vscode', now: () => now });
+  const second = new IndexLease(b, { kind: 'mcp', now: () => now });
+  assert.deepEqual(first.tryAcquire(), { acquired: true });
+  const refused = second.tryAcquire();
+  assert.equal(refused.acquired, false);
+  assert.equal(!refused.acquired && refused.holder.kind, 'vscode');
+  now += LEASE_TTL_MS - 1;
+  assert.equal(first.renew(), true);
+  now += LEASE_TTL_MS - 1;
+  assert.equal(second.tryAcquire().acquired, false, 'renewed, so still held');
+  a.close();
+  b.close();
+});
+
+test('an abandoned lease (no heartbeat for the TTL) is taken over, and the old holder learns it lost it', () => {
+  const [a, b] = twoConnections();
+  let now = 1_000_000;
+  const first = new IndexLease(a, { kind: 'vscode', now: () => now });
+  const second = new IndexLease(b, { kind: 'mcp', now: () => now });
+  first.tryAcquire();
+  now += LEASE_TTL_MS + 1;
+  assert.deepEqual(second.tryAcquire(), { acquired: true });
+  assert.equal(first.renew(), false);
+  assert.equal(first.holder()?.kind, 'mcp');
+  a.close();
+  b.close();
+});
+
+test('a lease whose process has died is free at once; a released lease too', () => {
+  const [a, b] = twoConnections();
+  const first = new IndexLease(a, { kind: 'vscode', pidAlive: () => false });
+  const second = new IndexLease(b, { kind: 'mcp', pidAlive: () => false });
+  first.tryAcquire();
+  assert.deepEqual(second.tryAcquire(), { acquired: true }, 'same host, pid gone');
+  second.release();
+  assert.equal(second.holder(), undefined);
+  const third = new IndexLease(a, { kind: 'cli' });
+  assert.deepEqual(third.tryAcquire(), { acquired: true });
+  a.close();
+  b.close();
+});
+
+test('the holder can publish indexing progress for readers', () => {
+  const [a, b] = twoConnections();
+  const owner = new IndexLease(a, { kind: 'vscode' });
+  owner.tryAcquire();
+  owner.renew({ phase: 'indexing', filesFound: 100, filesDone: 40 });
+  const reader = new IndexLease(b, { kind: 'mcp' });
+  assert.deepEqual(reader.holder()?.progress, { phase: 'indexing', filesFound: 100, filesDone: 40 });
+  a.close();
+  b.close();
+});

@@ -1,0 +1,153 @@
+// The MCP server as an agent client sees it: the SDK's own Client over stdio, spawning the CLI
+// entry point in a child Node (the one running the tests, Node 24, which runs .ts directly).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { IndexService } from '../../src/mcp/index-service.ts';
+import { tempDir } from './helpers/store.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+let root: string;
+let client: Client;
+
+async function connect(args: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'ignore' });
+  const c = new Client({ name: 'fused-search-test', version: '1.0.0' });
+  await c.connect(transport);
+  return c;
+}
+
+async function call(c: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const result = (await c.callTool({ name, arguments: args })) as CallToolResult;
+  const first = result.content[0];
+  return { text: first?.type === 'text' ? first.text : '', isError: result.isError === true };
+}
+
+async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+before(async () => {
+  root = tempDir('fused-mcp-');
+  fs.mkdirSync(path.join(root, 'src'));
+  fs.mkdirSync(path.join(root, 'docs'));
+  fs.writeFileSync(path.join(root, 'src/retry.ts'), [
+    'export function retryWithBackoff(attempts: number): number {',
+    '  // exponential backoff between attempts',
+    '  return Math.min(1000 * 2 ** attempts, 30000);',
+    '}',
+    '',
+  ].join('\n'));
+  fs.writeFileSync(path.join(root, 'docs/guide.md'), '# Guide\n\n## Retries\n\nFailed requests are retried with exponential backoff.\n');
+  client = await connect(['--root', root]);
+  // Joins the initial index the server started on its own.
+  const indexed = await call(client, 'reindex', {});
+  assert.match(indexed.text, /Index up to date: 2 files/);
+});
+
+after(async () => {
+  await client?.close();
+});
+
+test('an agent sees the four tools', async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['index_status', 'read_chunk', 'reindex', 'search']);
+});
+
+test('search answers with path:start-end, stage and the matching lines, and read_chunk gives the whole chunk', async () => {
+  const found = await call(client, 'search', { query: 'exponential backoff', kind: 'code' });
+  assert.equal(found.isError, false);
+  assert.match(found.text, /src\/retry\.ts:1-4 retryWithBackoff \[code, \w+, chunk (\d+)\]/);
+  assert.doesNotMatch(found.text, /docs\/guide\.md/, 'kind: code leaves prose out');
+  const id = Number(/chunk (\d+)\]/.exec(found.text)![1]);
+  const chunk = await call(client, 'read_chunk', { id });
+  assert.equal(chunk.isError, false);
+  assert.match(chunk.text, /^src\/retry\.ts:1-4 retryWithBackoff \[code, typescript\]\n/);
+  assert.match(chunk.text, /return Math\.min\(1000 \* 2 \*\* attempts, 30000\);/);
+});
+
+test('a typo is corrected and the answer says so', async () => {
+  const found = await call(client, 'search', { query: 'exponental', path: 'docs/**' });
+  assert.match(found.text, /Corrected: "exponental" → "exponential"/);
+  assert.match(found.text, /docs\/guide\.md:/);
+});
+
+test('a changed file is searchable after reindexing it', async () => {
+  fs.writeFileSync(path.join(root, 'src/jitter.ts'), 'export const jitterSeedValue = 42; // randomises the backoff\n');
+  const outcome = await call(client, 'reindex', { path: 'src/jitter.ts' });
+  assert.equal(outcome.text, 'src/jitter.ts: indexed.');
+  const found = await call(client, 'search', { query: 'jitterSeedValue' });
+  assert.match(found.text, /src\/jitter\.ts:1-1/);
+});
+
+test('the file watcher picks up a new file without being asked', async () => {
+  fs.writeFileSync(path.join(root, 'docs/watched.md'), '# Watched\n\nThe zanzibarquux setting is picked up by the watcher.\n');
+  const seen = await eventually(async () => (await call(client, 'search', { query: 'zanzibarquux' })).text.includes('docs/watched.md'));
+  assert.ok(seen, 'the new file became searchable');
+});
+
+test('index_status reports files, chunks, freshness and who keeps the index', async () => {
+  const status = JSON.parse((await call(client, 'index_status', {})).text) as Record<string, unknown>;
+  assert.equal(status.role, 'owner');
+  assert.equal(status.watching, true);
+  assert.ok((status.files as number) >= 3);
+  assert.ok((status.chunks as number) >= 3);
+  assert.equal(typeof status.lastSync, 'string');
+  assert.deepEqual(Object.keys(status.staleFiles as object).sort(), ['count', 'examples']);
+});
+
+test('bad arguments get a clear tool error, and the server keeps answering', async () => {
+  const empty = await call(client, 'search', { query: '   ' });
+  assert.equal(empty.isError, true);
+  assert.match(empty.text, /query must not be empty/);
+  const wrongType = await call(client, 'search', { query: 'x', limit: 0 });
+  assert.equal(wrongType.isError, true);
+  assert.match(wrongType.text, /limit/);
+  const missingChunk = await call(client, 'read_chunk', { id: 987654321 });
+  assert.equal(missingChunk.isError, true);
+  assert.match(missingChunk.text, /No chunk 987654321/);
+  const outside = await call(client, 'reindex', { path: '../../etc/passwd' });
+  assert.equal(outside.isError, true);
+  assert.match(outside.text, /outside the indexed folder/);
+  const still = await call(client, 'search', { query: 'backoff' });
+  assert.equal(still.isError, false);
+});
+
+test('a second server on the same database reads it instead of indexing it again', async () => {
+  const second = await connect(['--db', path.join(root, '.fused-search', 'index.db')]);
+  try {
+    const status = JSON.parse((await call(second, 'index_status', {})).text) as { role: string; heldBy: { kind: string } };
+    assert.equal(status.role, 'reader');
+    assert.equal(status.heldBy.kind, 'mcp');
+    assert.match((await call(second, 'search', { query: 'retryWithBackoff' })).text, /src\/retry\.ts/);
+  } finally {
+    await second.close();
+  }
+});
+
+test('a reader takes over the index when its keeper goes away', async () => {
+  const folder = tempDir('fused-mcp-lease-');
+  fs.writeFileSync(path.join(folder, 'a.md'), '# A\n\nalpha text\n');
+  const keeper = await IndexService.open({ root: folder, heartbeatMs: 30, watch: false });
+  const reader = await IndexService.open({ root: folder, heartbeatMs: 30, watch: false });
+  try {
+    assert.equal(keeper.currentRole, 'owner');
+    assert.equal(reader.currentRole, 'reader');
+    await keeper.close();
+    assert.ok(await eventually(async () => reader.currentRole === 'owner', 2000));
+  } finally {
+    await reader.close();
+  }
+});
