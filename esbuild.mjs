@@ -1,15 +1,41 @@
-// Bundles every entry point into dist/. Node-only bundles are CommonJS (.cjs) because VS Code
-// loads extensions with require(); better-sqlite3 stays external so its prebuilt binary is found.
+// Bundles every entry point. Node-only bundles are CommonJS (.cjs) because VS Code loads extensions
+// with require(); better-sqlite3 stays external so its prebuilt binary is found in node_modules.
+// The webview's script and styles go to media/dist/, the only folder the webview may load from.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
+
+const production = process.argv.includes('--production');
 
 const node = {
   bundle: true,
   platform: 'node',
   target: 'node22',
   format: 'cjs',
-  sourcemap: true,
+  sourcemap: !production,
+  minify: production,
   external: ['better-sqlite3', 'vscode'],
   logLevel: 'warning',
 };
 
-await build({ ...node, entryPoints: { cli: 'src/cli/main.ts', extension: 'src/extension/extension.ts' }, outExtension: { '.js': '.cjs' }, outdir: 'dist' });
+await Promise.all([
+  build({
+    ...node,
+    entryPoints: { cli: 'src/cli/main.ts', extension: 'src/extension/extension.ts', worker: 'src/worker/worker.ts' },
+    outExtension: { '.js': '.cjs' },
+    outdir: 'dist',
+  }),
+  build({
+    bundle: true,
+    platform: 'browser',
+    target: 'chrome120',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    entryPoints: { panel: 'media/src/panel.ts' },
+    outdir: 'media/dist',
+    logLevel: 'warning',
+  }),
+]);
+mkdirSync('media/dist', { recursive: true });
+copyFileSync('media/src/panel.css', 'media/dist/panel.css');
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/dist/${file}`);

@@ -151,7 +151,10 @@ function workbenchUrl(port: number): string {
     ['skipWelcome', 'true'],
   ];
   if (args.tests) payload.push(['extensionTestsPath', remote(resolve(args.tests))]);
-  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspaceDir)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  // A workspace folder holding a `*.code-workspace` file opens as that (multi-root) workspace.
+  const workspaceFile = readdirSync(workspaceDir).find((f) => f.endsWith('.code-workspace'));
+  const target = workspaceFile ? `workspace=${encodeURIComponent(join(workspaceDir, workspaceFile))}` : `folder=${encodeURIComponent(workspaceDir)}`;
+  return `http://127.0.0.1:${port}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 async function openPage(port: number, onExit: (code: number) => void) {

@@ -1,14 +1,119 @@
-// The VS Code side of Fused Search. `activate` only registers things; every disposable goes into
-// context.subscriptions so VS Code releases it on deactivation or reload.
+// The VS Code side of Fused Search. `activate` only wires things up and pushes every disposable
+// into context.subscriptions; the engine starts in a worker a moment later, off the activation path.
+import path from 'node:path';
 import * as vscode from 'vscode';
+import type { SearchOptionsInput } from '../core/options.ts';
+import type { SearchAnswer } from '../worker/protocol.ts';
+import { EngineClient } from './client.ts';
+import { IndexController, type IndexState } from './indexing.ts';
+import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
+import { showSearchQuickPick } from './quickpick.ts';
+import { ResultLensProvider, ResultsModel } from './results.ts';
+import { readSettings, SECTION, type Settings } from './settings.ts';
+
+/** Settings whose change means re-reading files, not just searching differently. */
+const INDEX_SETTINGS = ['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes'].map((k) => `${SECTION}.${k}`).concat(['files.exclude', 'search.exclude']);
+
+let stopClient: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Fused Search', { log: true });
+  let settings: Settings = readSettings(log);
+  const client = new EngineClient(path.join(context.extensionPath, 'dist', 'worker.cjs'), log);
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const index = new IndexController(client, log, storage);
+  const model = new ResultsModel();
+  const lenses = new ResultLensProvider(model, client, index, () => settings.codeLens);
+  const panel = new PanelProvider(context.extensionUri, { client, index, model, settings: () => settings, log });
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
+  stopClient = () => client.stop();
+
+  const search = async (query: string, options: SearchOptionsInput = {}): Promise<SearchAnswer | undefined> => {
+    const answer = await client.search({ type: 'search', query, options: { ...settings.search, ...options } });
+    if (!answer.ok) {
+      if (answer.error.code !== 'cancelled') log.error(`search "${query}" failed: ${answer.error.message}`);
+      return undefined;
+    }
+    model.set(answer.value);
+    return answer.value;
+  };
+  const quickPickDeps = { client, model, settings: () => settings, multiRoot: () => index.folders.length > 1, log };
+  const selectionText = () => {
+    const editor = vscode.window.activeTextEditor;
+    return editor ? editor.document.getText(editor.selection).trim().slice(0, 500) : '';
+  };
+  const command = (id: string, run: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, run);
+
+  // Disposed in reverse: views and providers before the index, the index before the worker.
   context.subscriptions.push(
-    vscode.commands.registerCommand('fusedSearch.showVersion', () => {
+    log,
+    client,
+    index,
+    model,
+    lenses,
+    panel,
+    vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
+    command('fusedSearch.search', () => showSearchQuickPick(quickPickDeps)),
+    command('fusedSearch.searchSelection', () => showSearchQuickPick(quickPickDeps, selectionText())),
+    command('fusedSearch.searchInPanel', () => panel.reveal(selectionText() || undefined)),
+    command('fusedSearch.rebuildIndex', () => index.rebuild()),
+    command('fusedSearch.pauseIndexing', () => index.pause()),
+    command('fusedSearch.resumeIndexing', () => index.resume()),
+    command('fusedSearch.showLog', () => log.show()),
+    command('fusedSearch.showIndexStatus', async () => {
+      const s = index.state;
+      const files = s.stats.reduce((n, x) => n + x.files, 0);
+      const chunks = s.stats.reduce((n, x) => n + x.chunks, 0);
+      const message = s.error ? `Fused Search: ${s.error}` : `Fused Search: ${s.phase}, ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks.`;
+      const actions = s.phase === 'indexing' ? ['Pause', 'Show Log'] : s.phase === 'paused' ? ['Resume', 'Show Log'] : ['Rebuild Index', 'Show Log'];
+      const show = s.error ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+      const choice = await show(message, ...actions);
+      if (choice === 'Pause') await index.pause();
+      else if (choice === 'Resume') await index.resume();
+      else if (choice === 'Rebuild Index') await index.rebuild();
+      else if (choice === 'Show Log') log.show();
+    }),
+    command('fusedSearch.nextResult', () => model.go(1)),
+    command('fusedSearch.previousResult', () => model.go(-1)),
+    command('fusedSearch.openResult', (i: number) => model.openAt(i)),
+    command('fusedSearch.clearResults', () => model.clear()),
+    command('fusedSearch.findSimilar', async (folder: string, chunkId: number) => {
+      const answer = await client.search({ type: 'similar', folder, chunkId, options: settings.search });
+      if (!answer.ok) return log.error(`find similar failed: ${answer.error.message}`);
+      model.set(answer.value);
+      await panel.reveal();
+      log.info(`${answer.value.query}: searched "${answer.value.searched}"`);
+      if (answer.value.results[0]) await model.openAt(0);
+    }),
+    command('fusedSearch.showVersion', () => {
       void vscode.window.showInformationMessage(`Fused Search ${version}`);
-      // Returned as well as shown so that tests and other extensions can read it.
       return version;
     }),
+    // For tests and other extensions: plain data in, plain data out.
+    command('fusedSearch.api.search', (query: string, options?: SearchOptionsInput) => search(query, options)),
+    command('fusedSearch.api.waitForIndex', async (): Promise<IndexState> => {
+      await index.idle();
+      return index.state;
+    }),
+    command('fusedSearch.api.results', () => ({ results: model.results, current: model.current })),
+    command('fusedSearch.api.dbFiles', () => index.folders.map((f) => f.dbFile)),
+    command('fusedSearch.api.stopEngine', () => client.stop()),
+    command('fusedSearch.api.startEngine', () => index.start()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration(SECTION) && !INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) return;
+      settings = readSettings(log);
+      lenses.refresh();
+      if (INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) void index.restart('index settings changed');
+    }),
   );
+
+  // The first index runs after activation returns: opening databases is the worker's business.
+  setImmediate(() => void index.start().catch((error: unknown) => log.error(`indexing failed to start: ${String(error)}`)));
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient?.();
 }

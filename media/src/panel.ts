@@ -1,0 +1,269 @@
+// The sidebar panel's script, bundled by esbuild into media/dist/panel.js. It renders what the host
+// sends (protocol: src/extension/panel-protocol.ts) and sends back searches and clicks. Text that
+// comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
+
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { FolderResult } from '../../src/worker/protocol.ts';
+import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '../../src/extension/panel-protocol.ts';
+
+declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; getState(): unknown; setState(state: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const DEBOUNCE_MS = 120;
+const STAGE_LABEL: Record<FolderResult['stage'], string> = { rrf: 'RRF', proximity: 'Proximity', fuzzy: 'Fuzzy' };
+
+type Field = HTMLElement & { value: string };
+type Check = HTMLElement & { checked: boolean };
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function custom<T extends HTMLElement>(tag: string, attrs: Record<string, string> = {}): T {
+  const node = document.createElement(tag) as T;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function icon(name: string): HTMLElement {
+  return el('span', `codicon codicon-${name}`);
+}
+
+const app = document.getElementById('app')!;
+const query = custom<Field>('vscode-textfield', { placeholder: 'Search the workspace', id: 'query', 'aria-label': 'Search' });
+query.append(Object.assign(icon('search'), { slot: 'content-before' }));
+const pathFilter = custom<Field>('vscode-textfield', { placeholder: 'files to include, e.g. src/**/*.ts', id: 'path-filter', 'aria-label': 'Path glob' });
+const kindFilter = custom<Field>('vscode-single-select', { id: 'kind-filter', 'aria-label': 'Kind' });
+for (const [value, label] of [['', 'Code and prose'], ['code', 'Code'], ['prose', 'Prose']] as const) {
+  const option = custom<HTMLElement>('vscode-option', { value });
+  option.textContent = label;
+  kindFilter.append(option);
+}
+const folderFilter = custom<Field>('vscode-single-select', { id: 'folder-filter', 'aria-label': 'Workspace folder' });
+const grouped = custom<Check>('vscode-checkbox', { id: 'group-by-file', label: 'Group by file' });
+grouped.textContent = 'Group by file';
+
+const filters = el('div', 'filters');
+filters.append(pathFilter, kindFilter, folderFilter, grouped);
+const status = el('div', 'status');
+status.id = 'index-state';
+const note = el('div', 'note');
+note.id = 'note';
+const list = el('div', 'results');
+list.id = 'results';
+list.setAttribute('role', 'list');
+app.append(query, filters, status, note, list);
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+let last: Extract<HostNotification, { type: 'results' }> | undefined;
+
+function currentFilters(): PanelFilters {
+  const kind = kindFilter.value;
+  return { path: pathFilter.value.trim(), kind: kind === 'code' || kind === 'prose' ? kind : '', folder: folderFilter.value ?? '' };
+}
+
+function schedule(): void {
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    const text = query.value;
+    vscode.setState({ query: text });
+    if (text.trim() === '') {
+      list.replaceChildren();
+      note.textContent = '';
+      return;
+    }
+    status.classList.add('busy');
+    vscode.postMessage({ type: 'search', query: text, filters: currentFilters() });
+  }, DEBOUNCE_MS);
+}
+
+query.addEventListener('input', schedule);
+pathFilter.addEventListener('input', schedule);
+kindFilter.addEventListener('change', schedule);
+folderFilter.addEventListener('change', schedule);
+grouped.addEventListener('change', () => last && renderResults(last));
+
+function renderState(state: PanelState): void {
+  status.replaceChildren();
+  status.dataset.phase = state.phase;
+  const line = el('div', 'state-line');
+  const chunks = state.chunks.toLocaleString('en-US');
+  const files = state.files.toLocaleString('en-US');
+  if (state.phase === 'indexing') {
+    line.append(icon('sync'), el('span', '', ` Indexing… ${state.percent}% (${files} files, ${chunks} chunks so far)`));
+    const bar = custom<HTMLElement & { value: number; max: number }>('vscode-progress-bar');
+    status.append(line, bar);
+  } else {
+    const label = state.phase === 'paused' ? 'Paused' : state.phase === 'error' ? 'Error' : state.phase === 'starting' ? 'Starting' : 'Indexed';
+    const when = state.lastUpdate ? ` · updated ${new Date(state.lastUpdate).toLocaleTimeString()}` : '';
+    line.append(icon(state.phase === 'error' ? 'error' : state.phase === 'paused' ? 'debug-pause' : 'database'), el('span', '', ` ${label}: ${files} files, ${chunks} chunks${when}`));
+    status.append(line);
+  }
+  if (state.error) status.append(el('div', 'error', state.error));
+  const actions = el('div', 'actions');
+  const action = (label: string, what: 'rebuild' | 'pause' | 'resume') => {
+    const button = custom<HTMLElement>('vscode-button', { secondary: '' });
+    button.textContent = label;
+    button.addEventListener('click', () => vscode.postMessage({ type: 'index', action: what }));
+    return button;
+  };
+  actions.append(state.phase === 'indexing' ? action('Pause', 'pause') : state.phase === 'paused' ? action('Resume', 'resume') : action('Rebuild', 'rebuild'));
+  status.append(actions);
+
+  const selected = folderFilter.value;
+  folderFilter.replaceChildren();
+  for (const [value, label] of [['', 'All folders'], ...state.folders.map((f) => [f.id, f.name])] as Array<[string, string]>) {
+    const option = custom<HTMLElement>('vscode-option', { value });
+    option.textContent = label;
+    folderFilter.append(option);
+  }
+  folderFilter.value = selected ?? '';
+  folderFilter.hidden = state.folders.length < 2;
+}
+
+function snippet(result: FolderResult): HTMLElement {
+  const pre = el('pre', 'snippet');
+  let at = 0;
+  for (const [start, end] of result.matches) {
+    if (start > at) pre.append(document.createTextNode(result.snippet.slice(at, start)));
+    pre.append(el('mark', '', result.snippet.slice(start, end)));
+    at = end;
+  }
+  pre.append(document.createTextNode(result.snippet.slice(at)));
+  return pre;
+}
+
+function bar(label: string, value: number, max: number, detail: string): HTMLElement {
+  const row = el('div', 'bar-row');
+  const track = el('div', 'bar-track');
+  const fill = el('div', 'bar-fill');
+  fill.style.width = `${Math.max(2, Math.min(100, (100 * value) / max))}%`;
+  track.append(fill);
+  row.append(el('span', 'bar-label', label), track, el('span', 'bar-value', detail));
+  return row;
+}
+
+function explanation(result: FolderResult, maxContribution: number): HTMLElement {
+  const box = el('div', 'explain');
+  const e = result.explain;
+  box.append(el('div', 'explain-head', `Stage: ${STAGE_LABEL[e.stage]} · score ${result.score.toFixed(4)}`));
+  for (const list of ['porter', 'trigram'] as const) {
+    const hit = e[list];
+    const contribution = e.rrf.contributions[list] ?? 0;
+    const name = list === 'porter' ? 'Porter' : 'Trigram';
+    const detail = hit ? `#${hit.rank} · bm25 ${hit.bm25.toFixed(2)} · +${contribution.toFixed(4)}` : 'not in this list';
+    box.append(bar(name, contribution, maxContribution, detail));
+  }
+  box.append(el('div', 'explain-line', `RRF: ${e.rrf.score.toFixed(4)} (k = ${e.rrf.k})`));
+  if (e.proximity) {
+    const p = e.proximity;
+    const moved = p.fusedRank === p.finalRank ? 'unchanged' : p.finalRank < p.fusedRank ? 'up' : 'down';
+    box.append(
+      el('div', 'explain-line', `Proximity: rank ${p.fusedRank} → ${p.finalRank} (${moved}), boost +${p.boost.toFixed(4)}`),
+      el('div', 'explain-line sub', `title ${(p.title * 100).toFixed(0)}% · span ${p.span ?? '—'} chars · phrase pairs ${p.phrasePairs}`),
+    );
+  }
+  if (e.fuzzy && e.fuzzy.corrections.length > 0) {
+    box.append(el('div', 'explain-line', `Fuzzy: ${e.fuzzy.corrections.map(([a, b]) => `${a} → ${b}`).join(', ')}`));
+  }
+  return box;
+}
+
+function row(result: FolderResult, index: number, multiRoot: boolean, maxContribution: number, showPath: boolean): HTMLElement {
+  const item = el('div', 'result');
+  item.setAttribute('role', 'listitem');
+  item.dataset.index = String(index);
+  const head = el('div', 'result-head');
+  const toggle = el('button', 'toggle');
+  toggle.title = 'Why this result?';
+  toggle.setAttribute('aria-label', 'Explain');
+  toggle.setAttribute('aria-expanded', 'false');
+  toggle.append(icon('chevron-right'));
+  const open = el('button', 'open');
+  open.title = `Open ${result.path}:${result.startLine}-${result.endLine}`;
+  open.append(icon(result.kind === 'code' ? 'symbol-method' : 'book'), el('span', 'rank', `${index + 1}.`), el('span', 'title', result.title || result.path));
+  const badge = custom<HTMLElement>('vscode-badge', { variant: 'default' });
+  badge.className = `stage stage-${result.stage}`;
+  badge.textContent = STAGE_LABEL[result.stage];
+  head.append(toggle, open, badge);
+  const where = `${multiRoot ? `${result.folderName} › ` : ''}${showPath ? result.path : ''}:${result.startLine}–${result.endLine}`;
+  item.append(head, el('div', 'where', where), snippet(result));
+  let details: HTMLElement | undefined;
+  toggle.addEventListener('click', () => {
+    if (details) {
+      details.remove();
+      details = undefined;
+    } else {
+      details = explanation(result, maxContribution);
+      item.append(details);
+    }
+    toggle.setAttribute('aria-expanded', String(Boolean(details)));
+    toggle.replaceChildren(icon(details ? 'chevron-down' : 'chevron-right'));
+  });
+  open.addEventListener('click', () => vscode.postMessage({ type: 'open', index }));
+  return item;
+}
+
+function renderResults(message: Extract<HostNotification, { type: 'results' }>): void {
+  last = message;
+  status.classList.remove('busy');
+  const corrected = message.corrections.length > 0
+    ? `Showing results for ${message.corrections.reduce((q, [a, b]) => q.replace(a, b), message.query)}`
+    : '';
+  note.textContent = corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`;
+  const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));
+  const children: HTMLElement[] = [];
+  if (message.results.length === 0) children.push(el('div', 'empty', 'No results.'));
+  if (grouped.checked) {
+    const groups = new Map<string, Array<[FolderResult, number]>>();
+    message.results.forEach((r, i) => {
+      const key = `${r.folderName}/${r.path}`;
+      groups.set(key, [...(groups.get(key) ?? []), [r, i]]);
+    });
+    for (const entries of groups.values()) {
+      const first = entries[0]![0];
+      const header = el('div', 'group');
+      header.append(icon('file'), el('span', '', ` ${message.multiRoot ? `${first.folderName} › ` : ''}${first.path}`), el('span', 'count', ` ${entries.length}`));
+      children.push(header, ...entries.map(([r, i]) => row(r, i, false, max, false)));
+    }
+  } else {
+    message.results.forEach((r, i) => children.push(row(r, i, message.multiRoot, max, true)));
+  }
+  list.replaceChildren(...children);
+}
+
+window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
+  const message = event.data;
+  switch (message.type) {
+    case 'state':
+      renderState(message.state);
+      break;
+    case 'results':
+      if (message.query === query.value) renderResults(message);
+      break;
+    case 'failed':
+      status.classList.remove('busy');
+      note.textContent = `Search failed: ${message.message}`;
+      break;
+    case 'setQuery':
+      query.value = message.query;
+      schedule();
+      break;
+  }
+});
+
+const saved = vscode.getState() as { query?: string } | undefined;
+if (saved?.query) {
+  query.value = saved.query;
+  schedule();
+}
+vscode.postMessage({ type: 'ready' });

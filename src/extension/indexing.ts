@@ -1,0 +1,315 @@
+// Keeps one index per workspace folder in step with the files: the first full sync in the
+// background (status bar, and a cancellable notification the first time), pause/resume/rebuild,
+// and freshness from saves and a batched, debounced file watcher.
+
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { IndexProgress } from '../core/indexer.ts';
+import type { FolderSpec, FolderStats } from '../worker/protocol.ts';
+import type { EngineClient } from './client.ts';
+import { editorExcludes, readSettings, type Settings } from './settings.ts';
+
+export type IndexPhase = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
+
+export interface IndexState {
+  phase: IndexPhase;
+  /** 0–100 while indexing. */
+  percent: number;
+  progress?: IndexProgress;
+  stats: FolderStats[];
+  /** The last error, shown in the status bar tooltip and in the panel. */
+  error?: string;
+  lastUpdate?: number;
+}
+
+/** Watcher events are gathered this long before the worker hears of them (a checkout touches many files). */
+const WATCH_DEBOUNCE_MS = 250;
+const IGNORE_FILES = new Set(['.gitignore', '.fusedsearchignore', 'exclude']);
+
+export class IndexController implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<IndexState>();
+  readonly onDidChange = this.changed.event;
+  readonly state: IndexState = { phase: 'starting', percent: 0, stats: [] };
+  private specs: FolderSpec[] = [];
+  private readonly statusItem: vscode.StatusBarItem;
+  private pendingPaths = new Map<string, Set<string>>();
+  private watchTimer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
+  private paused = false;
+  private progressReporter: ((progress: IndexProgress) => void) | undefined;
+  private readonly client: EngineClient;
+  private readonly log: vscode.LogOutputChannel;
+  private readonly storage: vscode.Uri;
+
+  constructor(client: EngineClient, log: vscode.LogOutputChannel, storage: vscode.Uri) {
+    this.client = client;
+    this.log = log;
+    this.storage = storage;
+    this.statusItem = vscode.window.createStatusBarItem('fusedSearch.status', vscode.StatusBarAlignment.Left, 10);
+    this.statusItem.name = 'Fused Search';
+    this.statusItem.command = 'fusedSearch.showIndexStatus';
+    this.statusItem.show();
+    this.render();
+
+    this.disposables.push(
+      this.statusItem,
+      this.changed,
+      client.onEvent((event) => {
+        if (event.type === 'progress') {
+          this.state.progress = event.progress;
+          this.state.percent = event.progress.phase === 'indexing' && event.progress.filesFound > 0
+            ? Math.floor((100 * event.progress.filesDone) / event.progress.filesFound)
+            : event.progress.phase === 'finishing' ? 100 : 0;
+          this.progressReporter?.(event.progress);
+          this.render();
+        } else if (event.type === 'indexChanged') {
+          void this.refreshStats();
+        } else if (event.type === 'error') {
+          this.log.error(event.message);
+        } else {
+          this.log.info(event.message);
+        }
+      }),
+      vscode.workspace.onDidSaveTextDocument((document) => this.onSaved(document.uri)),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.restart('workspace folders changed')),
+    );
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((uri) => this.queue(uri)),
+      watcher.onDidChange((uri) => this.queue(uri)),
+      watcher.onDidDelete((uri) => this.queue(uri)),
+    );
+  }
+
+  /** Opens every folder's index and syncs it. */
+  async start(): Promise<void> {
+    const settings = readSettings(this.log);
+    this.specs = this.folderSpecs(settings);
+    if (this.specs.length === 0) {
+      this.setPhase('ready');
+      return;
+    }
+    const opened = await this.client.request({ type: 'open', folders: this.specs });
+    if (!opened.ok) return this.fail(`cannot open the index: ${opened.error.message}`);
+    for (const notice of opened.value.notices) {
+      this.log.warn(notice);
+      void vscode.window.showWarningMessage(`Fused Search: ${notice}`);
+    }
+    await this.refreshStats();
+    if (!this.paused) await this.syncAll(opened.value.empty.length > 0);
+  }
+
+  /** Settings or folders changed: re-open with the new options (the worker keeps unchanged folders). */
+  async restart(why: string): Promise<void> {
+    this.log.info(`re-opening the index: ${why}`);
+    await this.client.request({ type: 'pause' });
+    await this.syncing;
+    await this.start();
+  }
+
+  /** Runs a full sync of every folder; with `notify`, also as a cancellable notification. */
+  syncAll(notify = false): Promise<void> {
+    if (this.syncing) return this.syncing;
+    this.paused = false;
+    const run = async (token?: vscode.CancellationToken) => {
+      token?.onCancellationRequested(() => void this.pause());
+      this.setPhase('indexing');
+      this.state.error = undefined;
+      for (const spec of this.specs) {
+        if (this.paused) break;
+        const started = Date.now();
+        const result = await this.client.request({ type: 'sync', folder: spec.id });
+        if (!result.ok) {
+          this.fail(`indexing ${spec.name} failed: ${result.error.message}`);
+          return;
+        }
+        const s = result.value;
+        this.log.info(`${spec.name}: ${s.complete ? 'synced' : 'paused'} in ${Date.now() - started} ms: ${s.files} files, ${s.chunks} chunks (+${s.added} ~${s.updated} -${s.removed}, ${Object.values(s.skipped).reduce((a, b) => a + (b ?? 0), 0)} skipped)`);
+      }
+      await this.refreshStats();
+      this.setPhase(this.paused ? 'paused' : 'ready');
+    };
+    const task = notify
+      ? vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: 'Fused Search: indexing the workspace', cancellable: true },
+          async (progress, token) => {
+            let last = 0;
+            this.progressReporter = (p) => {
+              const percent = p.phase === 'indexing' && p.filesFound > 0 ? (100 * p.filesDone) / p.filesFound : 0;
+              progress.report({ message: `${p.phase} ${p.filesDone.toLocaleString()} / ${p.filesFound.toLocaleString()} files`, increment: Math.max(0, percent - last) });
+              last = Math.max(last, percent);
+            };
+            try {
+              await run(token);
+            } finally {
+              this.progressReporter = undefined;
+            }
+          },
+        )
+      : run();
+    this.syncing = Promise.resolve(task).finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  async pause(): Promise<void> {
+    this.paused = true;
+    await this.client.request({ type: 'pause' });
+    await this.syncing;
+    this.setPhase('paused');
+    this.log.info('indexing paused');
+  }
+
+  async resume(): Promise<void> {
+    this.log.info('indexing resumed');
+    await this.syncAll();
+  }
+
+  async rebuild(): Promise<void> {
+    await this.pause();
+    this.paused = false;
+    this.setPhase('indexing');
+    for (const spec of this.specs) {
+      this.log.info(`rebuilding the index of ${spec.name}`);
+      const result = await this.client.request({ type: 'rebuild', folder: spec.id });
+      if (!result.ok) return this.fail(`rebuilding ${spec.name} failed: ${result.error.message}`);
+    }
+    await this.refreshStats();
+    this.setPhase('ready');
+  }
+
+  /** Resolves once nothing is queued or syncing (for tests and the benchmark). */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.watchTimer) this.flush();
+      await this.syncing;
+      await this.flushing;
+      if (!this.syncing && !this.watchTimer && this.state.phase !== 'starting') return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  get folders(): readonly FolderSpec[] {
+    return this.specs;
+  }
+
+  folderOf(uri: vscode.Uri): { spec: FolderSpec; relPath: string } | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    const spec = folder && this.specs.find((s) => s.id === folder.uri.toString());
+    if (!spec) return undefined;
+    const relPath = path.relative(spec.root, uri.fsPath).split(path.sep).join('/');
+    return relPath.startsWith('..') ? undefined : { spec, relPath };
+  }
+
+  private flushing: Promise<unknown> | undefined;
+
+  private onSaved(uri: vscode.Uri): void {
+    const where = this.folderOf(uri);
+    if (!where) return;
+    // A save is the user waiting for the result: no debounce.
+    void this.client.request({ type: 'update', folder: where.spec.id, paths: [where.relPath] });
+  }
+
+  private queue(uri: vscode.Uri): void {
+    const where = this.folderOf(uri);
+    if (!where || where.relPath.startsWith('.git/') && !where.relPath.endsWith('info/exclude')) return;
+    let paths = this.pendingPaths.get(where.spec.id);
+    if (!paths) this.pendingPaths.set(where.spec.id, (paths = new Set()));
+    paths.add(where.relPath);
+    clearTimeout(this.watchTimer);
+    this.watchTimer = setTimeout(() => this.flush(), WATCH_DEBOUNCE_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.watchTimer);
+    this.watchTimer = undefined;
+    const batches = this.pendingPaths;
+    this.pendingPaths = new Map();
+    const work: Promise<unknown>[] = [];
+    for (const [folder, paths] of batches) {
+      const list = [...paths];
+      if (list.some((p) => IGNORE_FILES.has(path.posix.basename(p)))) {
+        // Ignore rules changed: read them again and let a sync add or drop what they now cover.
+        this.log.info(`ignore rules changed in ${folder}; syncing`);
+        work.push(this.client.request({ type: 'reloadRules', folder }).then(() => this.syncAll()));
+      }
+      this.log.debug(`updating ${list.length} changed path(s)`);
+      work.push(this.client.request({ type: 'update', folder, paths: list }));
+    }
+    this.flushing = Promise.all(work);
+  }
+
+  private folderSpecs(settings: Settings): FolderSpec[] {
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => {
+        const id = folder.uri.toString();
+        const key = createHash('sha256').update(id).digest('hex').slice(0, 16);
+        return {
+          id,
+          name: folder.name,
+          root: folder.uri.fsPath,
+          dbFile: path.join(vscode.Uri.joinPath(this.storage, key).fsPath, 'index.db'),
+          index: { ...settings.index, exclude: [...editorExcludes(folder.uri), ...settings.index.exclude] },
+        };
+      });
+  }
+
+  private async refreshStats(): Promise<void> {
+    const stats = await this.client.request({ type: 'stats' });
+    if (stats.ok) {
+      this.state.stats = stats.value;
+      this.state.lastUpdate = Date.now();
+    }
+    this.render();
+  }
+
+  private fail(message: string): void {
+    this.log.error(message);
+    this.state.error = message;
+    this.setPhase('error');
+  }
+
+  private setPhase(phase: IndexPhase): void {
+    this.state.phase = phase;
+    if (phase !== 'indexing') this.state.percent = phase === 'ready' ? 100 : this.state.percent;
+    this.render();
+  }
+
+  private render(): void {
+    const chunks = this.state.stats.reduce((n, s) => n + s.chunks, 0);
+    const files = this.state.stats.reduce((n, s) => n + s.files, 0);
+    const item = this.statusItem;
+    item.backgroundColor = undefined;
+    switch (this.state.phase) {
+      case 'starting':
+        item.text = '$(search) Fused: starting';
+        break;
+      case 'indexing':
+        item.text = `$(sync~spin) Fused: indexing ${this.state.percent}%`;
+        break;
+      case 'paused':
+        item.text = `$(debug-pause) Fused: paused · ${chunks.toLocaleString('en-US')} chunks`;
+        break;
+      case 'error':
+        item.text = '$(error) Fused: error';
+        item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+        break;
+      case 'ready':
+        item.text = `$(search) Fused: ${chunks.toLocaleString('en-US')} chunks`;
+        break;
+    }
+    item.tooltip = this.state.error
+      ? `Fused Search: ${this.state.error}\nClick for details.`
+      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s). Click for details.`;
+    this.changed.fire(this.state);
+  }
+
+  dispose(): void {
+    clearTimeout(this.watchTimer);
+    for (const d of this.disposables.reverse()) d.dispose();
+  }
+}

@@ -1,0 +1,133 @@
+// The sidebar's webview view: hosts media/dist/panel.js, answers its searches through the worker,
+// and keeps it told about the index. Only files under media/ are loadable; scripts need the nonce.
+
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { EngineClient } from './client.ts';
+import type { IndexController } from './indexing.ts';
+import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from './panel-protocol.ts';
+import type { ResultsModel } from './results.ts';
+import type { Settings } from './settings.ts';
+
+export const PANEL_VIEW_ID = 'fusedSearch.panel';
+
+export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly media: vscode.Uri;
+  private pendingQuery: string | undefined;
+  private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
+
+  constructor(extensionUri: vscode.Uri, deps: PanelProvider['deps']) {
+    this.media = vscode.Uri.joinPath(extensionUri, 'media');
+    this.deps = deps;
+    this.disposables.push(deps.index.onDidChange(() => this.postState()));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: [this.media] };
+    view.webview.html = this.html(view.webview);
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((message: unknown) => {
+        if (!isViewCommand(message)) {
+          this.deps.log.warn(`the panel sent a malformed message: ${JSON.stringify(message)}`);
+          return;
+        }
+        switch (message.type) {
+          case 'ready':
+            this.postState();
+            if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
+            this.pendingQuery = undefined;
+            return;
+          case 'search':
+            void this.search(message.query, message.filters);
+            return;
+          case 'open':
+            void this.deps.model.openAt(message.index);
+            return;
+          case 'index':
+            void vscode.commands.executeCommand(
+              message.action === 'rebuild' ? 'fusedSearch.rebuildIndex' : message.action === 'pause' ? 'fusedSearch.pauseIndexing' : 'fusedSearch.resumeIndexing',
+            );
+            return;
+        }
+      }),
+      view.onDidDispose(() => (this.view = undefined)),
+    );
+  }
+
+  /** Shows the panel with `query` in its search box. */
+  async reveal(query?: string): Promise<void> {
+    if (query !== undefined) this.pendingQuery = query;
+    await vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
+    if (this.view && query !== undefined) {
+      this.post({ type: 'setQuery', query });
+    }
+  }
+
+  private async search(query: string, filters: PanelFilters): Promise<void> {
+    if (query.trim() === '') return;
+    const options = {
+      ...this.deps.settings().search,
+      filters: { ...(filters.path ? { include: [filters.path] } : {}), ...(filters.kind ? { kind: filters.kind } : {}) },
+    };
+    const answer = await this.deps.client.search({ type: 'search', query, options, ...(filters.folder ? { folders: [filters.folder] } : {}) });
+    if (!answer.ok) {
+      if (answer.error.code !== 'cancelled') this.post({ type: 'failed', query, message: answer.error.message });
+      return;
+    }
+    this.deps.model.set(answer.value);
+    const { results, corrections, elapsedMs } = answer.value;
+    this.post({ type: 'results', query, results, corrections, elapsedMs, multiRoot: this.deps.index.folders.length > 1 });
+  }
+
+  private postState(): void {
+    const s = this.deps.index.state;
+    const state: PanelState = {
+      phase: s.phase,
+      percent: s.percent,
+      files: s.stats.reduce((n, x) => n + x.files, 0),
+      chunks: s.stats.reduce((n, x) => n + x.chunks, 0),
+      ...(s.lastUpdate !== undefined ? { lastUpdate: s.lastUpdate } : {}),
+      ...(s.error !== undefined ? { error: s.error } : {}),
+      folders: this.deps.index.folders.map((f) => ({ id: f.id, name: f.name })),
+    };
+    this.post({ type: 'state', state });
+  }
+
+  private post(message: HostNotification): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.media, 'dist', name)).toString();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource} 'unsafe-inline'`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('codicon.css')}" id="vscode-codicon-stylesheet">
+<link rel="stylesheet" href="${asset('panel.css')}">
+<title>Fused Search</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${nonce}" src="${asset('panel.js')}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,136 @@
+// "Fused Search: Search Workspace": a quick pick whose items are search results, re-queried as the
+// user types (debounced; the client cancels the query in flight). Moving through items previews the
+// chunk with its range highlighted; Enter opens it; Escape puts the editor back where it was.
+
+import * as vscode from 'vscode';
+import type { FolderResult, SearchAnswer } from '../worker/protocol.ts';
+import type { EngineClient } from './client.ts';
+import { openResult, resultRange, resultUri, type ResultsModel } from './results.ts';
+import type { Settings } from './settings.ts';
+
+interface ResultItem extends vscode.QuickPickItem {
+  result?: FolderResult;
+}
+
+export function oneLine(text: string, max = 140): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
+  const icon = result.kind === 'code' ? '$(symbol-method)' : '$(book)';
+  const where = `${multiRoot ? `${result.folderName} › ` : ''}${result.path}:${result.startLine}`;
+  return {
+    label: `${icon} ${result.title || result.path}`,
+    description: `${where} · ${result.stage}`,
+    detail: oneLine(result.snippet),
+    alwaysShow: true,
+    result,
+  };
+}
+
+export function correctionsText(answer: SearchAnswer): string | undefined {
+  if (answer.corrections.length === 0) return undefined;
+  let corrected = answer.query;
+  for (const [typed, fixed] of answer.corrections) corrected = corrected.replace(typed, fixed);
+  return `showing results for ${corrected}`;
+}
+
+export interface QuickPickDeps {
+  client: EngineClient;
+  model: ResultsModel;
+  settings: () => Settings;
+  multiRoot: () => boolean;
+  log: vscode.LogOutputChannel;
+}
+
+const highlight = vscode.window.createTextEditorDecorationType({
+  backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+  isWholeLine: true,
+});
+
+export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.QuickPick<ResultItem> {
+  const pick = vscode.window.createQuickPick<ResultItem>();
+  pick.placeholder = 'Search the workspace (Fused: Porter + trigram, RRF, proximity, typo correction)';
+  pick.matchOnDescription = false;
+  pick.matchOnDetail = false;
+  const before = vscode.window.activeTextEditor;
+  const restore = before && { document: before.document, selection: before.selection, visible: before.visibleRanges[0], column: before.viewColumn };
+  let accepted = false;
+  let timer: NodeJS.Timeout | undefined;
+  let generation = 0;
+  const disposables: vscode.Disposable[] = [];
+
+  const run = async (query: string) => {
+    const mine = ++generation;
+    if (query.trim() === '') {
+      pick.items = [];
+      pick.title = undefined;
+      pick.busy = false;
+      return;
+    }
+    pick.busy = true;
+    const started = performance.now();
+    const answer = await deps.client.search({ type: 'search', query, options: deps.settings().search });
+    if (mine !== generation) return;
+    pick.busy = false;
+    if (!answer.ok) {
+      if (answer.error.code !== 'cancelled') {
+        pick.items = [{ label: `$(error) ${answer.error.message}`, alwaysShow: true }];
+        deps.log.error(`search failed: ${answer.error.message}`);
+      }
+      return;
+    }
+    deps.log.trace(`quick pick "${query}": ${answer.value.results.length} results in ${(performance.now() - started).toFixed(1)} ms`);
+    deps.model.set(answer.value);
+    const multiRoot = deps.multiRoot();
+    const note = correctionsText(answer.value);
+    pick.title = note;
+    const items: ResultItem[] = answer.value.results.map((r) => itemFor(r, multiRoot));
+    if (note) items.unshift({ label: note, kind: vscode.QuickPickItemKind.Separator });
+    pick.items = items.length > 0 ? items : [{ label: '$(info) No results', alwaysShow: true }];
+  };
+
+  disposables.push(
+    pick.onDidChangeValue((value) => {
+      clearTimeout(timer);
+      pick.busy = true;
+      timer = setTimeout(() => void run(value), deps.settings().debounceMs);
+    }),
+    pick.onDidChangeActive(async ([item]) => {
+      if (!item?.result || accepted) return;
+      try {
+        const editor = await openResult(item.result, { preview: true, preserveFocus: true });
+        editor.setDecorations(highlight, [resultRange(item.result, editor.document)]);
+      } catch (error) {
+        deps.log.warn(`cannot preview ${item.result.path}: ${String(error)}`);
+      }
+    }),
+    pick.onDidAccept(async () => {
+      const item = pick.selectedItems[0] ?? pick.activeItems[0];
+      if (!item?.result) return;
+      accepted = true;
+      deps.model.current = deps.model.results.indexOf(item.result);
+      pick.hide();
+      await openResult(item.result);
+    }),
+    pick.onDidHide(async () => {
+      clearTimeout(timer);
+      for (const editor of vscode.window.visibleTextEditors) editor.setDecorations(highlight, []);
+      for (const d of disposables) d.dispose();
+      pick.dispose();
+      if (!accepted && restore) {
+        const editor = await vscode.window.showTextDocument(restore.document, { viewColumn: restore.column, selection: restore.selection, preview: false });
+        if (restore.visible) editor.revealRange(restore.visible, vscode.TextEditorRevealType.AtTop);
+      }
+    }),
+  );
+  pick.show();
+  if (initial) {
+    pick.value = initial;
+    void run(initial);
+  }
+  return pick;
+}
+
+export { resultUri };

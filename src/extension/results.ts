@@ -1,0 +1,140 @@
+// The current result list (from the quick pick, the panel or "find similar"), the cursor that
+// next/previous move, and the CodeLens that marks result chunks in open files.
+
+import * as vscode from 'vscode';
+import type { FolderResult, SearchAnswer } from '../worker/protocol.ts';
+import type { EngineClient } from './client.ts';
+import type { IndexController } from './indexing.ts';
+
+export function resultUri(result: FolderResult): vscode.Uri {
+  return vscode.Uri.file(result.absPath);
+}
+
+/** The chunk's lines, clamped to what the document has now. */
+export function resultRange(result: FolderResult, document?: vscode.TextDocument): vscode.Range {
+  const last = document ? document.lineCount - 1 : Number.MAX_SAFE_INTEGER;
+  const start = Math.min(result.startLine - 1, last);
+  const end = Math.min(result.endLine - 1, last);
+  const endChar = document ? document.lineAt(end).text.length : 0;
+  return new vscode.Range(start, 0, end, endChar);
+}
+
+export async function openResult(result: FolderResult, options: { preview?: boolean; preserveFocus?: boolean } = {}): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(resultUri(result));
+  const range = resultRange(result, document);
+  const editor = await vscode.window.showTextDocument(document, {
+    preview: options.preview ?? false,
+    preserveFocus: options.preserveFocus ?? false,
+    selection: range,
+  });
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  return editor;
+}
+
+export class ResultsModel implements vscode.Disposable {
+  answer: SearchAnswer | undefined;
+  /** Index of the result last opened through next/previous or a click; -1 before any. */
+  current = -1;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  get results(): FolderResult[] {
+    return this.answer?.results ?? [];
+  }
+
+  set(answer: SearchAnswer): void {
+    this.answer = answer;
+    this.current = -1;
+    this.changed.fire();
+  }
+
+  clear(): void {
+    this.answer = undefined;
+    this.current = -1;
+    this.changed.fire();
+  }
+
+  async go(step: 1 | -1): Promise<FolderResult | undefined> {
+    const n = this.results.length;
+    if (n === 0) {
+      void vscode.window.showInformationMessage('Fused Search: no results to move through; search first.');
+      return undefined;
+    }
+    this.current = this.current < 0 ? (step === 1 ? 0 : n - 1) : (this.current + step + n) % n;
+    return this.openAt(this.current);
+  }
+
+  async openAt(index: number): Promise<FolderResult | undefined> {
+    const result = this.results[index];
+    if (!result) return undefined;
+    this.current = index;
+    await openResult(result);
+    this.changed.fire();
+    return result;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly model: ResultsModel;
+  private readonly client: EngineClient;
+  private readonly index: IndexController;
+  private readonly options: () => { results: boolean; chunks: boolean };
+
+  constructor(model: ResultsModel, client: EngineClient, index: IndexController, options: () => { results: boolean; chunks: boolean }) {
+    this.model = model;
+    this.client = client;
+    this.index = index;
+    this.options = options;
+    this.disposables.push(this.changed, model.onDidChange(() => this.changed.fire()), index.onDidChange(() => this.options().chunks && this.changed.fire()));
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const lenses: vscode.CodeLens[] = [];
+    const options = this.options();
+    if (options.results) {
+      const results = this.model.results;
+      results.forEach((result, i) => {
+        if (result.absPath !== document.uri.fsPath) return;
+        const line = resultRange(result, document).start;
+        const range = new vscode.Range(line, line);
+        lenses.push(
+          new vscode.CodeLens(range, { title: `Fused #${i + 1} of ${results.length} · ${result.stage}`, command: 'fusedSearch.openResult', arguments: [i], tooltip: `${result.title} — score ${result.score.toFixed(4)}` }),
+          new vscode.CodeLens(range, { title: '◂ previous', command: 'fusedSearch.previousResult', tooltip: 'Previous Fused Search result' }),
+          new vscode.CodeLens(range, { title: 'next ▸', command: 'fusedSearch.nextResult', tooltip: 'Next Fused Search result' }),
+        );
+      });
+    }
+    if (options.chunks) {
+      const where = this.index.folderOf(document.uri);
+      if (where) {
+        const chunks = await this.client.request({ type: 'chunks', folder: where.spec.id, path: where.relPath });
+        if (chunks.ok) {
+          chunks.value.forEach((chunk, i) => {
+            const line = Math.min(chunk.startLine - 1, document.lineCount - 1);
+            const range = new vscode.Range(line, 0, line, 0);
+            lenses.push(
+              new vscode.CodeLens(range, { title: `chunk ${i + 1}/${chunks.value.length} · ${chunk.title}`, command: '' }),
+              new vscode.CodeLens(range, { title: 'Find similar', command: 'fusedSearch.findSimilar', arguments: [where.spec.id, chunk.chunkId] }),
+            );
+          });
+        }
+      }
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
