@@ -1,0 +1,77 @@
+// A process the fault suite kills, or runs beside another one on the same database. Prints
+// `ready` once the engine is open, then works:
+//
+//   sync ROOT DB                 one full sync: prints `indexing` when the crawl is done and files
+//                                are being read and written, then `done` and the summary as JSON
+//   burst ROOT DB SEED           rewrites, deletes and adds files under ROOT forever, calling
+//                                updateFile after each change, as a file watcher would
+//   search DB MS QUERY...        searches the queries in turn for MS milliseconds, then prints
+//                                {"queries":N,"errors":[...]} — every error a search threw
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { Engine } from '../../../src/core/engine.ts';
+import { random } from './fault.ts';
+
+const [mode, ...args] = process.argv.slice(2);
+
+if (mode === 'sync') {
+  const [root, dbFile] = args as [string, string];
+  const engine = await Engine.open({ root, dbFile });
+  process.stdout.write('ready\n');
+  let said = false;
+  const summary = await engine.sync({ onProgress: (progress) => {
+    if (progress.phase !== 'scanning' && !said) {
+      said = true;
+      process.stdout.write('indexing\n');
+    }
+  } });
+  engine.close();
+  process.stdout.write(`done\n${JSON.stringify(summary)}\n`);
+} else if (mode === 'burst') {
+  const [root, dbFile, seed] = args as [string, string, string];
+  const engine = await Engine.open({ root, dbFile });
+  const files = engine.store.catalog().map((file) => file.path);
+  const next = random(Number(seed));
+  process.stdout.write('ready\n');
+  for (let i = 0; ; i++) {
+    const relPath = files[Math.floor(next() * files.length)]!;
+    const absPath = path.join(root, relPath);
+    const roll = next();
+    if (roll < 0.1) {
+      fs.rmSync(absPath, { force: true });
+    } else if (roll < 0.2) {
+      const added = `burst/new-${seed}-${i}.md`;
+      fs.mkdirSync(path.join(root, 'burst'), { recursive: true });
+      fs.writeFileSync(path.join(root, added), `# New ${i}\n\nburstnew${i} ${'words to index '.repeat(50)}\n`);
+      await engine.updateFile(added);
+    } else {
+      fs.mkdirSync(path.dirname(absPath), { recursive: true });
+      fs.writeFileSync(absPath, `# Rewrite ${i}\n\nburstword${i} ${'rewritten text '.repeat(Math.floor(next() * 400))}\n\n## More\n\n${'another paragraph '.repeat(100)}\n`);
+    }
+    await engine.updateFile(relPath);
+  }
+} else if (mode === 'search') {
+  const [dbFile, ms, ...queries] = args as [string, string, ...string[]];
+  const engine = await Engine.open({ dbFile });
+  process.stdout.write('ready\n');
+  const until = performance.now() + Number(ms);
+  const errors: string[] = [];
+  let count = 0;
+  while (performance.now() < until) {
+    try {
+      engine.searchIndexed(queries[count % queries.length]!);
+      engine.stats();
+    } catch (error) {
+      errors.push((error as Error).message);
+    }
+    count++;
+    // Let other processes' writes interleave with our reads rather than spin in one transaction.
+    if (count % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  engine.close();
+  process.stdout.write(`${JSON.stringify({ queries: count, errors: errors.slice(0, 10), errorCount: errors.length })}\n`);
+} else {
+  process.stderr.write(`engine-child: unknown mode ${mode}\n`);
+  process.exitCode = 2;
+}
