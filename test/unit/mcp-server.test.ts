@@ -151,3 +151,25 @@ test('a reader takes over the index when its keeper goes away', async () => {
     await reader.close();
   }
 });
+
+test('cancelling a reindex stops the run and keeps what was indexed so far', async () => {
+  const folder = tempDir('fused-mcp-cancel-');
+  for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\nword${i} text\n`);
+  const service = await IndexService.open({ root: folder, watch: false });
+  try {
+    const abort = new AbortController();
+    const summary = await service.reindexAll({
+      signal: abort.signal,
+      onProgress: (p) => {
+        if (p.phase === 'indexing') abort.abort();
+      },
+    });
+    assert.equal(summary.complete, false);
+    assert.ok(summary.files < 400, `${summary.files} files indexed before the cancel`);
+    const again = await service.reindexAll();
+    assert.equal(again.complete, true);
+    assert.equal(again.files, 400);
+  } finally {
+    await service.close();
+  }
+});
