@@ -2,7 +2,8 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [REPO_DIR]     (default: the global npm CLI package)
+//   npx node bench/agent-bytes.ts [REPO_DIR] [--limit N] [--budget BYTES]
+//   (default: the global npm CLI package, the tool's default limit 10 and budget 8 KB)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
 // when the answer legitimately lives in more than one place; any one of them counts). For each, the
@@ -13,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -67,7 +69,9 @@ function parseAnswer(text: string): Printed[] {
 }
 
 async function main(): Promise<void> {
-  const repo = path.resolve(process.argv[2] ?? path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'));
+  const { values, positionals } = parseArgs({ options: { limit: { type: 'string' }, budget: { type: 'string' } }, allowPositionals: true });
+  const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
+  const repo = path.resolve(positionals[0] ?? path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'));
   const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${path.basename(repo)}-agent-bytes.db`);
   const service = await IndexService.open({ root: repo, dbFile, watch: false });
   const summary = await service.reindexAll();
@@ -77,14 +81,14 @@ async function main(): Promise<void> {
   const client = new Client({ name: 'agent-bytes', version: '1.0.0' });
   await client.connect(clientSide);
 
-  process.stdout.write(`${repo}: ${summary.files} files, ${summary.chunks} chunks; default budget, limit 10\n\n`);
+  process.stdout.write(`${repo}: ${summary.files} files, ${summary.chunks} chunks; limit ${values.limit ?? 10}, budget ${values.budget ?? 'default (8192)'} bytes\n\n`);
   const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'rank', 'lines']];
   let searchTotal = 0;
   let filesTotal = 0;
   let located = 0;
   let printed = 0;
   for (const q of QUESTIONS) {
-    const result = (await client.callTool({ name: 'search', arguments: { query: q.query } })) as CallToolResult;
+    const result = (await client.callTool({ name: 'search', arguments: { query: q.query, ...extra } })) as CallToolResult;
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const searchBytes = Buffer.byteLength(text);
     // Any one answer file suffices, so the fair comparison is the cheapest of them.
