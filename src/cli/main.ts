@@ -81,6 +81,10 @@ async function main(argv: string[]): Promise<number> {
         } else {
           out(formatSummary(summary, engine.stats()));
         }
+        if (summary.stopped) {
+          process.stderr.write(`fused-search: ${summary.stopped.message}\n`);
+          return 1;
+        }
         return summary.complete ? 0 : 130;
       } finally {
         engine.close();

@@ -3,7 +3,7 @@
 
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
-import { INDEX_DIR, Indexer, type IndexSummary, type SyncOptions, type UpdateOutcome } from './indexer.ts';
+import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions, type UpdateOutcome } from './indexer.ts';
 import { resolveIndexOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
 import { search } from './search/pipeline.ts';
@@ -84,7 +84,14 @@ export class Engine {
     const first = this.searchIndexed(query, options);
     const stale = await this.staleFiles(first.results.map((result) => result.path));
     if (stale.length === 0) return first;
-    for (const relPath of stale) await this.updateFile(relPath);
+    try {
+      for (const relPath of stale) await this.updateFile(relPath);
+    } catch (error) {
+      // A full disk must not stop searches: answer from the index, without the files it could not refresh.
+      if (!(error instanceof IndexFullError)) throw error;
+      const skip = new Set(stale);
+      return { ...first, results: first.results.filter((result) => !skip.has(result.path)) };
+    }
     return this.searchIndexed(query, options);
   }
 

@@ -26,8 +26,25 @@ export interface IndexSummary {
   skipped: Partial<Record<SkipReason, number>>;
   /** The first skipped files with their reasons, for people who ask why a file is missing. */
   skippedFiles: Array<{ path: string; reason: SkipReason }>;
-  /** False when the run was cancelled before it finished. */
+  /** False when the run was cancelled or stopped before it finished. */
   complete: boolean;
+  /** Set when the run could not write and stopped early; `message` is meant for the user. */
+  stopped?: IndexStop;
+}
+
+/**
+ * Why indexing stopped short. `disk-full`: SQLite reported SQLITE_FULL (the disk, or the
+ * database's page limit). What was committed before stays and keeps answering searches; the
+ * batch being written is rolled back whole, and the next sync picks up from there.
+ */
+export interface IndexStop {
+  code: 'disk-full';
+  message: string;
+}
+
+/** Thrown by `updateFile` and `removeFile` when the index cannot be written; `message` is meant for the user. */
+export class IndexFullError extends Error {
+  readonly code = 'disk-full';
 }
 
 export interface IndexProgress {
@@ -107,16 +124,35 @@ export class Indexer {
       return true;
     });
 
-    let batch: Array<{ record: FileRecord; chunks: ChunkDraft[] }> = [];
+    // Every write goes through `write`: a full disk stops the run with a message instead of an
+    // exception, and the counters only count what was committed.
+    const write = (fn: () => void): boolean => {
+      if (summary.stopped) return false;
+      try {
+        fn();
+        return true;
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        summary.stopped = { code: 'disk-full', message: this.fullMessage(`after ${summary.added + summary.updated} new or changed files`) };
+        return false;
+      }
+    };
+    let batch: Array<{ record: FileRecord; chunks: ChunkDraft[]; isNew: boolean; bytes: number }> = [];
     let batchBytes = 0;
     const flush = () => {
       if (batch.length === 0) return;
       const writes = batch;
       batch = [];
       batchBytes = 0;
-      this.store.transaction(() => {
-        for (const write of writes) this.store.replaceFile(write.record, write.chunks);
-      });
+      const ok = write(() => this.store.transaction(() => {
+        for (const entry of writes) this.store.replaceFile(entry.record, entry.chunks);
+      }));
+      if (!ok) return;
+      for (const entry of writes) {
+        if (entry.isNew) summary.added++;
+        else summary.updated++;
+        summary.bytes += entry.bytes;
+      }
     };
 
     let done = found.length - changed.length;
@@ -127,7 +163,7 @@ export class Indexer {
       if (next) pending.set(i, readTextFile(next.file.absPath, this.options.maxFileBytes));
     };
     for (let i = 0; i < READ_AHEAD; i++) startRead(i);
-    for (let i = 0; i < reads.length && !signal?.aborted; i++) {
+    for (let i = 0; i < reads.length && !signal?.aborted && !summary.stopped; i++) {
       const file = reads[i]!.file;
       const read = await pending.get(i)!;
       pending.delete(i);
@@ -140,8 +176,7 @@ export class Indexer {
       }
       const known = catalog.get(file.relPath);
       if (known && known.hash === read.hash) {
-        this.store.touchFile(file.relPath, file.size, file.mtimeMs);
-        summary.unchanged++;
+        if (write(() => this.store.touchFile(file.relPath, file.size, file.mtimeMs))) summary.unchanged++;
         continue;
       }
       const chunked = chunk(chunker, file.relPath, read.text);
@@ -149,25 +184,28 @@ export class Indexer {
         skip(file.relPath, 'chunk-failed');
         continue;
       }
-      if (known) summary.updated++;
-      else summary.added++;
-      summary.bytes += Buffer.byteLength(read.text);
-      batch.push({ record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: read.hash, language: chunked.language }, chunks: chunked.chunks });
+      batch.push({
+        record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: read.hash, language: chunked.language },
+        chunks: chunked.chunks, isNew: !known, bytes: Buffer.byteLength(read.text),
+      });
       batchBytes += read.text.length;
       if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
     }
     await Promise.allSettled(pending.values());
     flush();
 
-    if (!signal?.aborted) {
+    if (!signal?.aborted && !summary.stopped) {
       report({ phase: 'finishing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes }, true);
       const present = new Set(found.map((file) => file.relPath));
       const gone = [...catalog.keys()].filter((relPath) => !present.has(relPath));
-      this.store.transaction(() => {
-        for (const relPath of gone) if (this.store.removeFile(relPath)) summary.removed++;
-      });
-      this.store.setMeta('lastSync', String(Date.now()));
-      summary.complete = true;
+      let removed = 0;
+      const ok = write(() => this.store.transaction(() => {
+        removed = 0;
+        for (const relPath of gone) if (this.store.removeFile(relPath)) removed++;
+        this.store.setMeta('lastSync', String(Date.now()));
+      }));
+      if (ok) summary.removed = removed;
+      summary.complete = ok;
     }
     const stats = this.store.stats();
     summary.files = stats.files;
@@ -181,6 +219,15 @@ export class Indexer {
    * ignored. Safe to call for any path an editor or watcher reports.
    */
   async updateFile(relPath: string): Promise<UpdateOutcome> {
+    try {
+      return await this.updateFileUnguarded(relPath);
+    } catch (error) {
+      if (isDiskFull(error)) throw new IndexFullError(this.fullMessage(`while updating ${relPath}`), { cause: error });
+      throw error;
+    }
+  }
+
+  private async updateFileUnguarded(relPath: string): Promise<UpdateOutcome> {
     const normalized = relPath.split(path.sep).join('/');
     const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
     if (!filter.accepts(normalized)) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
@@ -214,7 +261,17 @@ export class Indexer {
   }
 
   removeFile(relPath: string): boolean {
-    return this.store.removeFile(relPath.split(path.sep).join('/'));
+    try {
+      return this.store.removeFile(relPath.split(path.sep).join('/'));
+    } catch (error) {
+      if (isDiskFull(error)) throw new IndexFullError(this.fullMessage(`while removing ${relPath}`), { cause: error });
+      throw error;
+    }
+  }
+
+  private fullMessage(when: string): string {
+    return `The disk holding the index (${this.store.dbFile}) is full: indexing stopped ${when}. ` +
+      'Searches still answer from what the index holds; index again once there is space.';
   }
 
   /** Ignore rules may have changed (a .gitignore was saved): read them again on next use. */
@@ -234,6 +291,11 @@ export class Indexer {
       ...(signal ? { signal } : {}),
     };
   }
+}
+
+/** SQLITE_FULL: the disk is full, or the database reached its max_page_count. */
+function isDiskFull(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'SQLITE_FULL';
 }
 
 function chunk(chunker: Chunker, relPath: string, text: string) {

@@ -105,9 +105,17 @@ export class IndexStore {
     this.chunkCount = this.statements.countChunks.get() as number;
   }
 
-  /** Runs `fn` in one transaction: a file's old and new chunks are never visible half-replaced. */
+  /**
+   * Runs `fn` in one transaction: a file's old and new chunks are never visible half-replaced.
+   * A failed transaction (a full disk) is rolled back whole, and the cached chunk count with it.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      if (!this.db.inTransaction) this.chunkCount = this.statements.countChunks.get() as number;
+      throw error;
+    }
   }
 
   file(path: string): CatalogEntry | undefined {
