@@ -10,6 +10,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { FolderResult } from '../../src/worker/protocol.ts';
+import { correctedQuery } from '../../src/extension/corrections.ts';
 import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '../../src/extension/panel-protocol.ts';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; getState(): unknown; setState(state: unknown): void };
@@ -50,7 +51,6 @@ for (const [value, label] of [['', 'Code and prose'], ['code', 'Code'], ['prose'
 }
 const folderFilter = custom<Field>('vscode-single-select', { id: 'folder-filter', 'aria-label': 'Workspace folder' });
 const grouped = custom<Check>('vscode-checkbox', { id: 'group-by-file', label: 'Group by file' });
-grouped.textContent = 'Group by file';
 
 const filters = el('div', 'filters');
 filters.append(pathFilter, kindFilter, folderFilter, grouped);
@@ -217,7 +217,7 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   last = message;
   status.classList.remove('busy');
   const corrected = message.corrections.length > 0
-    ? `Showing results for ${message.corrections.reduce((q, [a, b]) => q.replace(a, b), message.query)}`
+    ? `Showing results for ${correctedQuery(message.query, message.corrections)}`
     : '';
   note.textContent = corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`;
   const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));

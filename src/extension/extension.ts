@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
     command('fusedSearch.search', () => showSearchQuickPick(quickPickDeps)),
     command('fusedSearch.searchSelection', () => showSearchQuickPick(quickPickDeps, selectionText())),
-    command('fusedSearch.searchInPanel', () => panel.reveal(selectionText() || undefined)),
+    command('fusedSearch.searchInPanel', () => panel.reveal()),
     command('fusedSearch.rebuildIndex', () => index.rebuild()),
     command('fusedSearch.pauseIndexing', () => index.pause()),
     command('fusedSearch.resumeIndexing', () => index.resume()),

@@ -7,6 +7,7 @@ import type { FolderResult, SearchAnswer } from '../worker/protocol.ts';
 import type { EngineClient } from './client.ts';
 import { openResult, resultRange, resultUri, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
+import { correctedQuery } from './corrections.ts';
 
 interface ResultItem extends vscode.QuickPickItem {
   result?: FolderResult;
@@ -31,9 +32,7 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
 
 export function correctionsText(answer: SearchAnswer): string | undefined {
   if (answer.corrections.length === 0) return undefined;
-  let corrected = answer.query;
-  for (const [typed, fixed] of answer.corrections) corrected = corrected.replace(typed, fixed);
-  return `showing results for ${corrected}`;
+  return `showing results for ${correctedQuery(answer.query, answer.corrections)}`;
 }
 
 export interface QuickPickDeps {

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'mocha';
+import { workbench } from '../../scripts/vscode-host/workbench.ts';
+
+// The workbench's own selection readout in the status bar, e.g. "Ln 9, Col 1 (812 selected)".
+const SELECTION = '[id="status.editor.selection"]';
+
+suite('searching from the quick pick, the panel and CodeLens', () => {
+  test('the quick pick shows results with their stages as you type, and Enter opens the chunk selected', async () => {
+    const { page, screenshot, commandPalette } = workbench();
+    // Wait for the first index: the status bar says how many chunks it holds.
+    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    const row = await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace');
+    await row.click();
+    const input = page.locator('.quick-input-widget input');
+    await input.pressSequentially('content store expiry', { delay: 30 });
+    const items = page.locator('.quick-input-widget [role="option"]');
+    await items.filter({ hasText: /· (rrf|proximity|fuzzy)/ }).first().waitFor();
+    const labels = await items.allInnerTexts();
+    assert.ok(labels.some((l) => l.includes('store.ts:')), `a result in store.ts among ${JSON.stringify(labels)}`);
+    await screenshot('quick-pick');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await page.locator(SELECTION, { hasText: 'selected' }).waitFor();
+    assert.match(await page.locator(SELECTION).innerText(), /Ln \d+, Col \d+ \(\d+ selected\)/);
+  });
+
+  test('the panel searches, shows stage badges, and expands a result\'s explanation', async () => {
+    const { page, screenshot, commandPalette } = workbench();
+    await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
+    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const query = view.locator('#query input');
+    await query.waitFor();
+    await query.fill('kubernets rolling updates');
+    const result = view.locator('.result').first();
+    await result.waitFor();
+    assert.match(await view.locator('#note').innerText(), /Showing results for kubernetes rolling updates/);
+    assert.match(await result.locator('.stage').innerText(), /RRF|Proximity|Fuzzy/);
+    await result.locator('button.toggle').click();
+    const explain = result.locator('.explain');
+    await explain.waitFor();
+    assert.match(await explain.innerText(), /Porter/);
+    assert.match(await explain.innerText(), /RRF: /);
+    await screenshot('panel');
+  });
+
+  test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
+    const { page, screenshot } = workbench();
+    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await view.locator('#query input').fill('content store');
+    // The list still shows the previous query's results until the new ones arrive.
+    const open = view.locator('.result button.open', { hasText: 'ContentStore' }).first();
+    await open.waitFor();
+    await open.click();
+    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'Fused #1 of' });
+    await lens.waitFor();
+    await screenshot('codelens');
+    const before = await page.locator(SELECTION).innerText();
+    await lens.locator('a', { hasText: 'next ▸' }).click();
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: 'Fused #2 of' }).first().waitFor();
+    const deadline = Date.now() + 10_000;
+    while ((await page.locator(SELECTION).innerText()) === before) {
+      assert.ok(Date.now() < deadline, 'the selection moved to the next result');
+      await page.waitForTimeout(100);
+    }
+  });
+});
