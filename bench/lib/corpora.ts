@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { crawl, readTextFile } from '../../src/core/crawl/index.ts';
 import { resolveIndexOptions } from '../../src/core/options.ts';
+import { linuxTree as extractLinux } from './linux-tree.ts';
 
-export const LINUX_TARBALL = '/usr/src/linux-source-6.1.tar.xz';
 /** The medium corpus: a real package from the npm registry, pinned so every run indexes the same bytes. */
 export const MEDIUM_PACKAGE = 'rxjs@7.8.2';
 
@@ -35,26 +35,19 @@ export function mediumTree(): string {
 }
 
 /**
- * Debian's kernel source, extracted once into .cache/linux-6.1. Debian appends `/*` and
- * `!/debian/` to the kernel's top-level .gitignore (its packaging repository tracks only debian/),
- * which would make any gitignore-honouring tool — our crawler, ripgrep — see no file at all. Those
- * two lines are removed after extraction; the original is kept as `.gitignore.debian`.
+ * The Linux tree as ./linux-tree.ts extracts it. A tree extracted some other way (hard-linked from
+ * another copy, say) may still carry Debian's `/*` + `!/debian/` stanza, which makes every
+ * gitignore-honouring tool — our crawler, ripgrep — see no file at all; it is cut here too, the
+ * original kept as `.gitignore.debian`, writing a new inode so a linked copy is left alone.
  */
 export function linuxTree(): string {
-  const target = path.join(CACHE, 'linux-6.1');
-  if (!fs.existsSync(path.join(target, '.extracted'))) {
-    if (!fs.existsSync(LINUX_TARBALL)) throw new Error(`${LINUX_TARBALL} is missing: apt-get install linux-source-6.1`);
-    fs.mkdirSync(target, { recursive: true });
-    console.log(`Extracting ${LINUX_TARBALL} into ${target} …`);
-    execFileSync('tar', ['-xJf', LINUX_TARBALL, '-C', target, '--strip-components=1']);
-    fs.writeFileSync(path.join(target, '.extracted'), '');
-  }
+  const target = extractLinux();
   const gitignore = path.join(target, '.gitignore');
   const text = fs.readFileSync(gitignore, 'utf8');
   if (/^\/\*$/m.test(text)) {
     fs.copyFileSync(gitignore, path.join(target, '.gitignore.debian'));
     const kept = text.split('\n').filter((line) => line !== '/*' && line !== '!/debian/').join('\n');
-    fs.rmSync(gitignore); // the tree may be hard-linked from another copy: write a new inode
+    fs.rmSync(gitignore);
     fs.writeFileSync(gitignore, kept);
   }
   return target;
