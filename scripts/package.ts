@@ -1,0 +1,44 @@
+// `npm run package`: builds fused-search-<version>.vsix from a staging folder that holds exactly what
+// the bundles need at run time, because vsce's own dependency walk would ship all of node_modules:
+//   dist/extension.cjs, dist/worker.cjs     the esbuild bundles (run `node esbuild.mjs --production` first)
+//   media/dist/                             the webview's script, styles and codicons
+//   dist/node_modules/better-sqlite3        its JS and the prebuilt binaries for linux, darwin and win32
+//   dist/node_modules/@vscode/tree-sitter-wasm  package.json (the chunker resolves the wasm folder from it)
+//                                           and the runtime + grammars the chunker loads
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from './vscode-host/host.ts';
+
+const stage = join(projectRoot, '.cache', 'vsix-stage');
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(stage, { recursive: true });
+const copy = (from: string, to = from) => cpSync(join(projectRoot, from), join(stage, to), { recursive: true });
+
+const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+// The bundles carry every JavaScript dependency; the two packages copied below are the exceptions.
+for (const key of ['scripts', 'devDependencies', 'dependencies', 'allowScripts', 'overrides', 'bin']) delete manifest[key];
+writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2));
+// The repository README links into the repository; the package gets a self-contained one.
+writeFileSync(join(stage, 'README.md'), `# Fused Search\n\n${String(manifest.description)}\n\nRun **Fused Search: Search Workspace** (Ctrl+Alt+F), or open the Fused Search view in the activity bar. Every result says which stage ranked it (RRF, proximity or fuzzy) and why.\n`);
+for (const file of ['extension.cjs', 'worker.cjs']) copy(`dist/${file}`);
+for (const file of readdirSync(join(projectRoot, 'media/dist')).filter((f) => !f.endsWith('.map'))) copy(`media/dist/${file}`);
+
+// Under dist/: vsce drops a top-level node_modules when it does not walk dependencies, and Node
+// resolves `require('better-sqlite3')` from dist/worker.cjs in dist/node_modules first anyway.
+const vendor = (from: string) => copy(from, `dist/${from}`);
+const sqlite = 'node_modules/better-sqlite3';
+for (const item of ['package.json', 'LICENSE', 'lib']) vendor(`${sqlite}/${item}`);
+for (const binary of readdirSync(join(projectRoot, sqlite, 'prebuilds')).filter((f) => /^(linux|darwin|win32)-(x64|arm64)\.node$/.test(f))) {
+  vendor(`${sqlite}/prebuilds/${binary}`);
+}
+const grammarsSource = readFileSync(join(projectRoot, 'src/core/chunk/code-languages.ts'), 'utf8');
+const grammars = new Set([...grammarsSource.matchAll(/grammar: '([a-z-]+)'/g)].map((m) => `tree-sitter-${m[1]}.wasm`));
+const treeSitter = 'node_modules/@vscode/tree-sitter-wasm';
+for (const item of ['package.json', 'LICENSE', 'wasm/tree-sitter.js', 'wasm/tree-sitter.wasm', ...[...grammars].map((g) => `wasm/${g}`)]) vendor(`${treeSitter}/${item}`);
+writeFileSync(join(stage, 'LICENSE'), 'MIT License\n\nCopyright (c) Fused Search contributors\n');
+
+const out = join(projectRoot, `fused-search-${String(manifest.version)}.vsix`);
+const vsce = join(projectRoot, 'node_modules/@vscode/vsce/vsce');
+const run = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: stage, stdio: 'inherit' });
+process.exit(run.status ?? 1);
