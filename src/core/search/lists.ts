@@ -28,8 +28,11 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
   const groups = terms.words.map((word): Group => {
     const parts = word.parts.map((part) => ({ phrase: quote(part), docFreq: store.stemDocFreq(stem(part)) }));
     if (parts.length === 1) return parts;
-    // The whole (`os.path.join` as a phrase) is rarer than any of its parts.
-    const whole = { phrase: quote(word.whole), docFreq: Math.min(...parts.map((p) => p.docFreq)) };
+    // The whole (`os.path.join` as a phrase) is rarer than any of the tokens the index made of it.
+    // Those are its runs of letters and digits, not its pieces: `version0875` is one token whose
+    // piece `0875` alone was never indexed, so bounding by the pieces would drop the exact word.
+    const tokens = word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
+    const whole = { phrase: quote(word.whole), docFreq: tokens.length === 0 ? 0 : Math.min(...tokens.map((token) => store.stemDocFreq(stem(token)))) };
     return [whole, ...parts];
   });
   return rankedList(store, 'porter', groups, depth, titleWeight);
