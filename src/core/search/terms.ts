@@ -23,6 +23,11 @@ export interface QueryTerms {
  */
 const MAX_QUERY_CHARS = 2000;
 const MAX_WORDS = 32;
+/**
+ * Pieces kept of one word. Real identifiers have a handful; a pasted 2,000-character dotted path
+ * has hundreds, and each piece costs a lookup, a term in the MATCH and a pass of the rerank.
+ */
+const MAX_PARTS = 16;
 
 // A word of code or prose, joined across the separators identifiers use.
 const COMPOUND = /[\p{L}\p{M}\p{N}_]+(?:(?:\.|::|->|-|\/)[\p{L}\p{M}\p{N}_]+)*/gu;
@@ -51,7 +56,7 @@ export function parseQuery(input: string): QueryTerms {
     const whole = raw.toLowerCase();
     if (seen.has(whole)) continue;
     seen.add(whole);
-    const parts = [...new Set([...raw.matchAll(PIECE)].map((m) => m[0].toLowerCase()))];
+    const parts = [...new Set([...raw.matchAll(PIECE)].map((m) => m[0].toLowerCase()))].slice(0, MAX_PARTS);
     if (parts.length === 0) continue;
     all.push({ whole, parts });
     if (all.length === MAX_WORDS) break;
