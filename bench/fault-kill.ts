@@ -40,11 +40,11 @@ try {
     let round: KillRound;
     if (full) {
       removeDatabase(dbFile);
-      round = await killRound({ kind: 'full-index', root, dbFile, afterMs: Math.floor(next() * syncMs * 0.9), seed: seed + i, reference: async () => reference });
+      round = await killRound({ kind: 'full-index', root, dbFile, afterMs: Math.floor(next() * syncMs * 0.9), seed: seed + i, reference: async () => reference, referenceDb: scratchDb });
     } else {
       round = await killRound({
         kind: 'update-burst', root, dbFile, afterMs: 100 + Math.floor(next() * 2000), seed: seed + i,
-        reference: async () => (reference = await referenceDigest(root, scratchDb)),
+        reference: async () => (reference = await referenceDigest(root, scratchDb)), referenceDb: scratchDb,
       });
     }
     rounds.push(round);

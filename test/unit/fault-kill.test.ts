@@ -41,7 +41,7 @@ test(`a full index killed at 4 random moments (seed ${SEED}) leaves a sound data
   for (let i = 0; i < 4; i++) {
     removeDatabase(dbFile);
     const afterMs = Math.floor(next() * syncMs * 0.8);
-    rounds.push(await killRound({ kind: 'full-index', root, dbFile, afterMs, seed: SEED + i, reference: async () => fullReference }));
+    rounds.push(await killRound({ kind: 'full-index', root, dbFile, afterMs, seed: SEED + i, reference: async () => fullReference, referenceDb: scratchDb }));
   }
   t.diagnostic(rounds.map((r) => `killed ${r.killed} after ${r.afterMs} ms holding ${r.files} files`).join(', '));
   assert.equal(explain(rounds), '');
@@ -53,7 +53,7 @@ test(`an update burst killed at 4 random moments (seed ${SEED}) loses nothing th
   const rounds: KillRound[] = [];
   for (let i = 0; i < 4; i++) {
     const afterMs = 100 + Math.floor(next() * 1000);
-    rounds.push(await killRound({ kind: 'update-burst', root, dbFile, afterMs, seed: SEED + 100 + i, reference: () => referenceDigest(root, scratchDb) }));
+    rounds.push(await killRound({ kind: 'update-burst', root, dbFile, afterMs, seed: SEED + 100 + i, reference: () => referenceDigest(root, scratchDb), referenceDb: scratchDb }));
   }
   t.diagnostic(rounds.map((r) => `killed ${r.killed} after ${r.afterMs} ms holding ${r.files} files`).join(', '));
   assert.equal(explain(rounds), '');

@@ -193,6 +193,8 @@ export async function killRound(options: {
   afterMs: number;
   seed: number;
   reference: () => Promise<ReturnType<typeof contentDigest>>;
+  /** The database `reference` was computed from, to name the files that differ. */
+  referenceDb?: string;
 }): Promise<KillRound> {
   const { Engine } = await import('../../../src/core/engine.ts');
   const child = startChild(options.kind === 'full-index' ? ['sync', options.root, options.dbFile] : ['burst', options.root, options.dbFile, String(options.seed)]);
@@ -212,9 +214,34 @@ export async function killRound(options: {
   const resumed = contentDigest(options.dbFile);
   const expected = await options.reference();
   const same = resumed.files === expected.files && resumed.chunks === expected.chunks;
-  if (!same) problems.push(`resumed index differs: ${resumed.fileCount} files/${resumed.chunkCount} chunks vs ${expected.fileCount}/${expected.chunkCount}`);
+  if (!same) {
+    const where = options.referenceDb ? ` in ${differingFiles(options.dbFile, options.referenceDb).slice(0, 5).join(', ')}` : '';
+    problems.push(`resumed index differs: ${resumed.fileCount} files/${resumed.chunkCount} chunks vs ${expected.fileCount}/${expected.chunkCount}${where}`);
+  }
   if (notices.length > 0) problems.push(`the killed index was not reused: ${notices.join(' ')}`);
   return { kind: options.kind, afterMs: options.afterMs, killed, problems, files: check.files, chunks: check.chunks, same, notices };
+}
+
+/** Paths whose chunks differ between two indexes, each with its chunk count in both. */
+export function differingFiles(dbFile: string, otherDb: string): string[] {
+  const perFile = (file: string) => {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const map = new Map<string, { hash: ReturnType<typeof createHash>; count: number }>();
+      for (const [p, ...rest] of db.prepare('SELECT f.path, c.ord, c.title, c.start_line, c.end_line, c.text FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord').raw().iterate() as Iterable<[string, ...unknown[]]>) {
+        const entry = map.get(p) ?? { hash: createHash('sha1'), count: 0 };
+        entry.hash.update(JSON.stringify(rest));
+        entry.count++;
+        map.set(p, entry);
+      }
+      return new Map([...map].map(([p, e]) => [p, `${e.count}:${e.hash.digest('hex')}`]));
+    } finally {
+      db.close();
+    }
+  };
+  const a = perFile(dbFile);
+  const b = perFile(otherDb);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((p) => a.get(p) !== b.get(p)).map((p) => `${p} (${a.get(p)?.split(':')[0] ?? 0} vs ${b.get(p)?.split(':')[0] ?? 0} chunks)`);
 }
 
 /** An uninterrupted index of `root` built into a scratch file; its digest. */
