@@ -29,6 +29,7 @@ interface SetResult {
   docs: number;
   scores: Record<Variant, Partial<Record<System, Scores>>>;
   seconds: Partial<Record<System | 'contentstore-index' | 'fts5-index', number>>;
+  date: string;
 }
 
 interface GoldenRow {
@@ -58,7 +59,7 @@ async function runSet(evalDir: string, set: string): Promise<SetResult> {
   const dir = path.join(evalDir, set);
   const clean = await loadBeir(dir);
   const typo = await loadBeir(dir, { queriesFile: path.join(dir, 'queries-typo.jsonl') });
-  const result: SetResult = { set, queries: clean.queries.length, docs: clean.documents.length, scores: { clean: {}, typo: {} }, seconds: {} };
+  const result: SetResult = { set, queries: clean.queries.length, docs: clean.documents.length, scores: { clean: {}, typo: {} }, seconds: {}, date: new Date().toISOString().slice(0, 10) };
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-quality-${set}-`));
   const time = <T>(key: keyof SetResult['seconds'], f: () => T): T => {
     const started = performance.now();
@@ -196,11 +197,15 @@ async function main(): Promise<void> {
   const golden = await runGolden();
   report(sets, golden);
   fs.mkdirSync(OUT, { recursive: true });
-  if (names.length === 3) {
-    fs.writeFileSync(path.join(OUT, 'quality.json'), JSON.stringify({ date: new Date().toISOString().slice(0, 10), node: process.version, contextMode: contextModeVersion(), sets, golden }, null, 1) + '\n');
-    plots(sets);
-    console.log(`\nWrote ${path.relative(process.cwd(), OUT)}/quality.json and the nDCG plots.`);
-  }
+  // A run of some sets replaces those sets in quality.json and keeps the others, so the plots
+  // always show every set scored so far; each set records the date it was scored.
+  const file = path.join(OUT, 'quality.json');
+  const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { sets: SetResult[] }).sets : [];
+  const order = ['scifact', 'cosqa', 'cranfield'];
+  const merged = [...previous.filter((p) => !names.includes(p.set)), ...sets].sort((a, b) => order.indexOf(a.set) - order.indexOf(b.set));
+  fs.writeFileSync(file, JSON.stringify({ node: process.version, contextMode: contextModeVersion(), sets: merged, golden }, null, 1) + '\n');
+  plots(merged);
+  console.log(`\nWrote ${path.relative(process.cwd(), OUT)}/quality.json and the nDCG plots.`);
 }
 
 await main();
