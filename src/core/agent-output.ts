@@ -21,8 +21,12 @@ const MAX_TITLE_CHARS = 100;
 export interface AgentOutputOptions {
   /** Total UTF-8 bytes of the answer, notices included. Default DEFAULT_AGENT_BUDGET_BYTES; at least MIN_AGENT_BUDGET_BYTES. */
   budgetBytes?: number;
-  /** A chunk's full text by id, for line excerpts; without it (or if it returns undefined) the one-line snippet is shown. */
-  chunkText?: (chunkId: number) => string | undefined;
+  /**
+   * A chunk's full text by id, for line excerpts; without it (or if it returns undefined) the one-line
+   * snippet is shown. The result is passed too: ids are per database, and a caller merging several
+   * (a multi-root workspace) tells them apart by the result.
+   */
+  chunkText?: (chunkId: number, result: SearchResult) => string | undefined;
   /** Add a line per result saying which lists found it and what the rerank did. */
   explain?: boolean;
 }
@@ -99,7 +103,7 @@ function resultBlock(rank: number, result: SearchResult, query: string, allowanc
   if (fixed > room) return undefined;
   const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, excerpt: null };
   let body = '';
-  const text = options.chunkText?.(result.chunkId);
+  const text = options.chunkText?.(result.chunkId, result);
   const lineBudget = Math.max(0, allowance - fixed);
   if (text !== undefined) {
     const excerpt = excerptLines(text, result, query, lineBudget);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchOptionsInput } from '../core/options.ts';
 import type { SearchAnswer } from '../worker/protocol.ts';
+import { registerAgentSupport } from './agent.ts';
 import { EngineClient } from './client.ts';
 import { IndexController, type IndexState } from './indexing.ts';
 import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
@@ -55,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): void {
     panel,
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
+    ...registerAgentSupport({ client, index, settings: () => settings, log }, context.extensionPath, version),
     command('fusedSearch.search', () => showSearchQuickPick(quickPickDeps)),
     command('fusedSearch.searchSelection', () => showSearchQuickPick(quickPickDeps, selectionText())),
     command('fusedSearch.searchInPanel', () => panel.reveal()),

@@ -3,6 +3,7 @@
 // ones the manifest declares.
 
 import * as vscode from 'vscode';
+import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../core/agent-output.ts';
 import { DEFAULT_INDEX_OPTIONS, DEFAULT_SEARCH_OPTIONS, type IndexOptions, type SearchOptionsInput } from '../core/options.ts';
 import type { FuzzyMode } from '../core/types.ts';
 
@@ -15,7 +16,12 @@ export interface Settings {
   codeLens: { results: boolean; chunks: boolean };
   /** Milliseconds between the last keystroke and the query. */
   debounceMs: number;
+  /** UTF-8 bytes one answer of the language model tool may take. */
+  agentBudgetBytes: number;
 }
+
+/** Largest answer the language model tool may give, in bytes (the MCP server's ceiling too). */
+export const MAX_AGENT_BUDGET_BYTES = 256 * 1024;
 
 const FUZZY_MODES: readonly FuzzyMode[] = ['unknown-words', 'empty', 'off'];
 
@@ -71,6 +77,7 @@ export function readSettings(log: vscode.LogOutputChannel, scope?: vscode.Uri): 
     },
     codeLens: { results: bool('codeLens.results', true), chunks: bool('codeLens.chunks', false) },
     debounceMs: int('debounceMs', 60, 0, 2000),
+    agentBudgetBytes: int('agent.budgetBytes', DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES),
   };
 }
 

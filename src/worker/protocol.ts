@@ -38,6 +38,12 @@ export type Request =
   /** Re-reads the ignore rules (a .gitignore changed). */
   | { type: 'reloadRules'; id: number; folder: FolderId }
   | { type: 'search'; id: number; query: string; options: SearchOptionsInput; folders?: FolderId[] }
+  /**
+   * A search answered as text for a language model (src/core/agent-output.ts), within `budgetBytes`.
+   * Unlike `search`, it is never superseded by a newer query: an agent's call and the user's typing
+   * run side by side.
+   */
+  | { type: 'agentSearch'; id: number; query: string; options: SearchOptionsInput; budgetBytes: number }
   /** Searches with the distinctive terms of one chunk. */
   | { type: 'similar'; id: number; folder: FolderId; chunkId: number; options: SearchOptionsInput }
   /** The indexed chunks of one file, in line order (for the per-chunk CodeLens). */
@@ -89,6 +95,7 @@ export interface ResponseValues {
   update: null;
   reloadRules: null;
   search: SearchAnswer;
+  agentSearch: { text: string; bytes: number; results: number; omitted: number };
   similar: SearchAnswer;
   chunks: ChunkOutline[];
   stats: FolderStats[];
@@ -111,7 +118,7 @@ export type WorkerEvent =
 
 export type FromWorker = Response | WorkerEvent;
 
-const REQUEST_TYPES = new Set(['open', 'sync', 'pause', 'rebuild', 'update', 'reloadRules', 'search', 'similar', 'chunks', 'stats', 'close']);
+const REQUEST_TYPES = new Set(['open', 'sync', 'pause', 'rebuild', 'update', 'reloadRules', 'search', 'agentSearch', 'similar', 'chunks', 'stats', 'close']);
 
 export function isToWorker(message: unknown): message is ToWorker {
   if (typeof message !== 'object' || message === null) return false;

@@ -4,14 +4,22 @@
 // Ordering: per folder, file updates run one after another, and a search waits for the updates
 // already queued for its folders (a save followed by a search sees the saved text). A full sync runs
 // beside them and does not hold searches back.
+//
+// The worker holds each folder's index lease (src/core/index-lease.ts, kind `vscode`) while the
+// folder is open: an MCP server started on the same database (the extension offers one) then only
+// reads. If another process holds the lease already, the worker still indexes — the editor's index
+// must stay fresh — but says so in the log and takes the lease over when the holder lets go.
 
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { formatForAgent } from '../core/agent-output.ts';
 import { Engine } from '../core/engine.ts';
-import type { IndexSummary } from '../core/indexer.ts';
+import { HEARTBEAT_MS, IndexLease } from '../core/index-lease.ts';
+import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { SearchOptionsInput } from '../core/options.ts';
+import type { SearchResult } from '../core/types.ts';
 import {
   isToWorker, type FolderId, type FolderResult, type FolderSpec, type FromWorker, type Request, type ResponseValues,
   type SearchAnswer, type WorkerEvent,
@@ -23,7 +31,12 @@ if (!port) throw new Error('worker.ts runs inside a worker_thread');
 interface Folder {
   spec: FolderSpec;
   engine: Engine;
-  sync?: { controller: AbortController; done: Promise<IndexSummary> };
+  sync?: { controller: AbortController; done: Promise<IndexSummary>; progress?: IndexProgress };
+  lease: IndexLease;
+  /** The "held by another process" line was logged (once per folder is enough). */
+  leaseWarned?: boolean;
+  /** Whether this worker holds the lease right now (another process may have it). */
+  leaseHeld: boolean;
   /** The tail of this folder's queue of file updates. */
   writes: Promise<void>;
 }
@@ -64,8 +77,41 @@ async function closeFolder(entry: Folder): Promise<void> {
   await entry.sync?.done.catch(() => undefined);
   await entry.writes;
   folders.delete(entry.spec.id);
+  try {
+    entry.lease.release();
+  } catch (error) {
+    emit({ type: 'log', message: `${entry.spec.name}: could not release the index lease: ${String(error)}` });
+  }
   entry.engine.close();
 }
+
+/** Claims (or renews) a folder's lease; says so in the log whenever who holds it changes. */
+function heartbeat(entry: Folder): void {
+  try {
+    if (entry.leaseHeld) {
+      const p = entry.sync?.progress;
+      entry.leaseHeld = entry.lease.renew(p ? { phase: p.phase, filesFound: p.filesFound, filesDone: p.filesDone } : undefined);
+      if (!entry.leaseHeld) emit({ type: 'log', message: `${entry.spec.name}: another process took over the index lease` });
+      return;
+    }
+    const claim = entry.lease.tryAcquire();
+    entry.leaseHeld = claim.acquired;
+    if (claim.acquired) emit({ type: 'log', message: `${entry.spec.name}: holding the index lease` });
+    else if (!entry.leaseWarned) {
+      entry.leaseWarned = true;
+      const h = claim.holder;
+      emit({ type: 'log', message: `${entry.spec.name}: the index lease is held by ${h.kind} (pid ${h.pid} on ${h.host}); indexing anyway, taking the lease over when it is free` });
+    }
+  } catch (error) {
+    // A busy database (another writer) or a closed one: the next heartbeat tries again.
+    emit({ type: 'log', message: `${entry.spec.name}: lease heartbeat failed: ${String(error)}` });
+  }
+}
+
+const heartbeats = setInterval(() => {
+  for (const entry of folders.values()) heartbeat(entry);
+}, HEARTBEAT_MS);
+heartbeats.unref();
 
 async function open(specs: FolderSpec[]): Promise<ResponseValues['open']> {
   const wanted = new Map(specs.map((spec) => [spec.id, spec]));
@@ -81,7 +127,9 @@ async function open(specs: FolderSpec[]): Promise<ResponseValues['open']> {
     const engine = await Engine.open({ root: spec.root, dbFile: spec.dbFile, index: spec.index });
     notices.push(...engine.notices.splice(0));
     if (engine.stats().files === 0) empty.push(spec.id);
-    folders.set(spec.id, { spec, engine, writes: Promise.resolve() });
+    const entry: Folder = { spec, engine, writes: Promise.resolve(), lease: new IndexLease(engine.store, { kind: 'vscode' }), leaseHeld: false };
+    heartbeat(entry);
+    folders.set(spec.id, entry);
   }
   return { notices, empty };
 }
@@ -89,17 +137,21 @@ async function open(specs: FolderSpec[]): Promise<ResponseValues['open']> {
 function sync(entry: Folder): Promise<IndexSummary> {
   if (entry.sync) return entry.sync.done;
   const controller = new AbortController();
-  const done = entry.engine
+  const run: NonNullable<Folder['sync']> = { controller, done: undefined as unknown as Promise<IndexSummary> };
+  run.done = entry.engine
     .sync({
       signal: controller.signal,
-      onProgress: (progress) => emit({ type: 'progress', folder: entry.spec.id, progress }),
+      onProgress: (progress) => {
+        run.progress = progress;
+        emit({ type: 'progress', folder: entry.spec.id, progress });
+      },
     })
     .finally(() => {
       entry.sync = undefined;
       emit({ type: 'indexChanged', folder: entry.spec.id });
     });
-  entry.sync = { controller, done };
-  return done;
+  entry.sync = run;
+  return run.done;
 }
 
 async function rebuild(entry: Folder): Promise<IndexSummary> {
@@ -149,6 +201,41 @@ async function search(id: number, query: string, options: SearchOptionsInput, id
   return { query, searched: query, results: results.slice(0, options.limit ?? results.length), corrections, elapsedMs };
 }
 
+/**
+ * The agent's search: every folder, merged by score, formatted as bounded text with the chunks'
+ * own lines. In a multi-root workspace each path starts with its folder's name.
+ */
+async function agentSearch(query: string, options: SearchOptionsInput, budgetBytes: number): Promise<ResponseValues['agentSearch']> {
+  const targets = [...folders.values()];
+  await Promise.all(targets.map((entry) => entry.writes));
+  const merged: Array<{ entry: Folder; result: SearchResult }> = [];
+  const corrections: Array<[string, string]> = [];
+  let candidates = 0;
+  let elapsedMs = 0;
+  for (const entry of targets) {
+    const answer = await entry.engine.search(query, options);
+    candidates += answer.candidates;
+    elapsedMs += answer.elapsedMs;
+    for (const result of answer.results) merged.push({ entry, result });
+    for (const pair of answer.corrections) if (!corrections.some(([a]) => a === pair[0])) corrections.push(pair);
+  }
+  if (targets.length > 1) merged.sort((a, b) => b.result.score - a.result.score);
+  const kept = merged.slice(0, options.limit ?? merged.length);
+  // Chunk ids are per database: each result's text comes from the folder it was found in.
+  const results: SearchResult[] = [];
+  const owner = new Map<SearchResult, Folder>();
+  for (const { entry, result } of kept) {
+    const shown = targets.length > 1 ? { ...result, path: `${entry.spec.name}/${result.path}` } : result;
+    results.push(shown);
+    owner.set(shown, entry);
+  }
+  const output = formatForAgent(query, { results, corrections, candidates, elapsedMs }, {
+    budgetBytes,
+    chunkText: (chunkId, result) => owner.get(result)?.engine.chunk(chunkId)?.text,
+  });
+  return { text: output.text, bytes: output.bytes, results: output.shown.length, omitted: output.omitted };
+}
+
 /** Up to this many of a chunk's rarest words make the "find similar" query. */
 const SIMILAR_TERMS = 8;
 
@@ -193,6 +280,8 @@ async function handle(request: Request): Promise<unknown> {
       if (request.id < newestSearch) throw new RequestError('cancelled', 'superseded by a newer query');
       return search(request.id, request.query, request.options, request.folders);
     }
+    case 'agentSearch':
+      return agentSearch(request.query, request.options, request.budgetBytes);
     case 'similar':
       return similar(request.id, folder(request.folder), request.chunkId, request.options);
     case 'chunks':

@@ -1,0 +1,164 @@
+// What agents in VS Code get: the `fused_search` language model tool, answered by the worker from
+// the live index as bounded text (src/core/agent-output.ts, the same format as the MCP server's
+// `search`), and an MCP server definition per workspace folder — `fused-search mcp --db <that
+// folder's database>` — so MCP clients in VS Code find the index without configuration. That
+// server reads the database the worker keeps (the worker holds the index lease), so it never
+// builds a second index.
+
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SearchOptionsInput } from '../core/options.ts';
+import type { EngineClient } from './client.ts';
+import type { IndexController } from './indexing.ts';
+import type { Settings } from './settings.ts';
+
+export const TOOL_NAME = 'fused_search';
+export const MCP_PROVIDER_ID = 'fusedSearch.mcp';
+/** Most results one call may ask for; more would not fit any sensible budget. */
+const MAX_LIMIT = 50;
+const MAX_QUERY_CHARS = 1000;
+
+/** The tool's input as declared in package.json (`contributes.languageModelTools`). */
+export interface ToolInput {
+  query: string;
+  limit?: number;
+  path?: string;
+  kind?: 'code' | 'prose';
+}
+
+export interface AgentDeps {
+  client: EngineClient;
+  index: IndexController;
+  settings: () => Settings;
+  log: vscode.LogOutputChannel;
+}
+
+/** Checks what a model sent: the schema is advice to the model, not a guarantee. */
+export function parseToolInput(input: unknown): { ok: true; value: ToolInput } | { ok: false; message: string } {
+  if (typeof input !== 'object' || input === null) return { ok: false, message: 'input must be an object with a "query"' };
+  const { query, limit, path: glob, kind } = input as Record<string, unknown>;
+  if (typeof query !== 'string' || query.trim() === '') return { ok: false, message: '"query" must be a non-empty string' };
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) {
+    return { ok: false, message: `"limit" must be an integer from 1 to ${MAX_LIMIT}` };
+  }
+  if (glob !== undefined && (typeof glob !== 'string' || glob.trim() === '')) return { ok: false, message: '"path" must be a glob such as "src/**/*.ts"' };
+  if (kind !== undefined && kind !== 'code' && kind !== 'prose') return { ok: false, message: '"kind" must be "code" or "prose"' };
+  return {
+    ok: true,
+    value: {
+      query: query.trim().slice(0, MAX_QUERY_CHARS),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(glob !== undefined ? { path: glob.trim() } : {}),
+      ...(kind !== undefined ? { kind } : {}),
+    },
+  };
+}
+
+function describe(input: ToolInput): string {
+  const where = [input.path ? `files matching \`${input.path}\`` : 'the workspace', input.kind ? `${input.kind} only` : ''].filter(Boolean).join(', ');
+  return `Searching ${where} for "${input.query}"${input.limit ? ` (up to ${input.limit} results)` : ''}`;
+}
+
+class FusedSearchTool implements vscode.LanguageModelTool<ToolInput> {
+  private readonly deps: AgentDeps;
+
+  constructor(deps: AgentDeps) {
+    this.deps = deps;
+  }
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ToolInput>): vscode.PreparedToolInvocation {
+    const parsed = parseToolInput(options.input);
+    // Read-only and local: no confirmation, only a line that says what is searched.
+    return { invocationMessage: parsed.ok ? describe(parsed.value) : 'Searching the workspace index' };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<ToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const parsed = parseToolInput(options.input);
+    // A bad argument is an answer the model can correct, not an exception.
+    if (!parsed.ok) return textResult(`Invalid input: ${parsed.message}.`);
+    const input = parsed.value;
+    const settings = this.deps.settings();
+    const searchOptions: SearchOptionsInput = {
+      ...settings.search,
+      ...(input.limit ? { limit: input.limit } : {}),
+      filters: { ...(input.path ? { include: [input.path] } : {}), ...(input.kind ? { kind: input.kind } : {}) },
+    };
+    const state = this.deps.index.state;
+    const answer = await this.deps.client.request({ type: 'agentSearch', query: input.query, options: searchOptions, budgetBytes: settings.agentBudgetBytes });
+    if (token.isCancellationRequested) return textResult('Cancelled.');
+    if (!answer.ok) {
+      this.deps.log.error(`${TOOL_NAME} "${input.query}" failed: ${answer.error.message}`);
+      return textResult(`The search failed: ${answer.error.message}`);
+    }
+    this.deps.log.info(`${TOOL_NAME} "${input.query}": ${answer.value.results} result(s) shown, ${answer.value.omitted} left out, ${answer.value.bytes} bytes`);
+    // An index still being built answers from what it holds; say so, since the model cannot see the status bar.
+    const note = state.phase === 'indexing' ? `[The index is still being built (${state.percent}%); results may be incomplete.]\n` : '';
+    return textResult(note + answer.value.text);
+  }
+}
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+/** The MCP servers VS Code may start: one per indexed folder, reading that folder's database. */
+class McpProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeMcpServerDefinitions = this.changed.event;
+  private readonly deps: AgentDeps;
+  private readonly cli: string;
+  private readonly version: string;
+  private known = '';
+  private readonly subscription: vscode.Disposable;
+
+  constructor(deps: AgentDeps, extensionPath: string, version: string) {
+    this.deps = deps;
+    this.cli = path.join(extensionPath, 'dist', 'cli.cjs');
+    this.version = version;
+    // The folders are known once the index has started; tell VS Code when they change.
+    this.subscription = deps.index.onDidChange(() => {
+      const now = deps.index.folders.map((f) => f.dbFile).join('\n');
+      if (now !== this.known) {
+        this.known = now;
+        this.changed.fire();
+      }
+    });
+  }
+
+  provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
+    const multi = this.deps.index.folders.length > 1;
+    return this.deps.index.folders.map((folder) => {
+      // process.execPath is the extension host's Node, the one better-sqlite3's binary was loaded by.
+      const server = new vscode.McpStdioServerDefinition(
+        multi ? `Fused Search (${folder.name})` : 'Fused Search',
+        process.execPath,
+        [this.cli, 'mcp', '--db', folder.dbFile],
+        // In Electron, execPath is the editor binary; this makes it behave as plain Node.
+        { ELECTRON_RUN_AS_NODE: '1' },
+        this.version,
+      );
+      server.cwd = vscode.Uri.file(folder.root);
+      return server;
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Registers the tool and the MCP provider where this VS Code has the APIs (both exist from 1.101). */
+export function registerAgentSupport(deps: AgentDeps, extensionPath: string, version: string): vscode.Disposable[] {
+  const disposables: vscode.Disposable[] = [];
+  // Guarded because forks and web hosts that claim ^1.101 may still lack the language model API.
+  if (typeof vscode.lm?.registerTool === 'function') disposables.push(vscode.lm.registerTool(TOOL_NAME, new FusedSearchTool(deps)));
+  else deps.log.warn('this editor has no language model tool API; the fused_search tool is not available');
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') {
+    const provider = new McpProvider(deps, extensionPath, version);
+    disposables.push(provider, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
+  } else {
+    deps.log.warn('this editor has no MCP server definition API; run `fused-search mcp --db <index.db>` yourself');
+  }
+  return disposables;
+}

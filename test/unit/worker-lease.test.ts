@@ -1,0 +1,85 @@
+// The extension's engine worker and an MCP server on the same database: the worker holds the index
+// lease (kind `vscode`) for each folder it opens, so the MCP server VS Code starts on that database
+// only reads it, and takes over once the worker lets go. The worker runs from source in a real
+// worker_thread and speaks protocol.ts, as it does in the extension host.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { IndexService } from '../../src/mcp/index-service.ts';
+import type { FolderSpec, FromWorker, Request, ResponseValues } from '../../src/worker/protocol.ts';
+import { tempDir } from './helpers/store.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const WORKER = new URL('../../src/worker/worker.ts', import.meta.url);
+
+type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+function startWorker() {
+  const worker = new Worker(WORKER);
+  const pending = new Map<number, (m: FromWorker) => void>();
+  worker.on('message', (m: FromWorker) => m.type === 'response' && pending.get(m.id)?.(m));
+  let nextId = 0;
+  const request = <T extends Body['type']>(body: Extract<Body, { type: T }>) => new Promise<ResponseValues[T]>((resolve, reject) => {
+    const id = ++nextId;
+    pending.set(id, (m) => (m.type === 'response' && m.ok ? resolve(m.value as ResponseValues[T]) : reject(new Error(JSON.stringify(m)))));
+    worker.postMessage({ ...body, id });
+  });
+  return { worker, request };
+}
+
+async function eventually(check: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+const cleanup: Array<() => Promise<unknown>> = [];
+after(async () => {
+  for (const run of cleanup.reverse()) await run().catch(() => undefined);
+});
+
+test('an MCP server started on the database the extension indexes only reads it, and takes over when the extension closes it', async () => {
+  const root = tempDir('fused-worker-lease-');
+  fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryWithBackoff(attempts: number): number {\n  return 2 ** attempts;\n}\n');
+  // Like the extension: the database lives outside the folder (VS Code's workspace storage).
+  const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
+  const spec: FolderSpec = { id: 'file:///lease', name: 'lease', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
+  const { worker, request } = startWorker();
+  cleanup.push(() => worker.terminate());
+  await request({ type: 'open', folders: [spec] });
+  await request({ type: 'sync', folder: spec.id });
+
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', dbFile], stderr: 'ignore' });
+  const client = new Client({ name: 'fused-search-test', version: '1.0.0' });
+  await client.connect(transport);
+  cleanup.push(() => client.close());
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return result.content[0]?.type === 'text' ? result.content[0].text : '';
+  };
+  const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string; pid: number } | null; files: number };
+  assert.equal(status.role, 'reader');
+  assert.equal(status.heldBy?.kind, 'vscode');
+  assert.equal(status.heldBy?.pid, process.pid, 'the worker thread claims for the extension host process');
+  assert.equal(status.files, 1, 'the server sees what the worker indexed, without indexing it again');
+  assert.match(await call('search', { query: 'retryWithBackoff' }), /retry\.ts:1-3/);
+
+  // A reader in this process with a short heartbeat: it must wait while the worker holds the lease
+  // and take over once the worker has closed the folder (released, not merely expired).
+  const reader = await IndexService.open({ dbFile, heartbeatMs: 50, watch: false });
+  cleanup.push(() => reader.close());
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(reader.currentRole, 'reader');
+  await request({ type: 'close' });
+  assert.ok(await eventually(() => reader.currentRole === 'owner', 3000), 'the reader took over after the worker released the lease');
+});
