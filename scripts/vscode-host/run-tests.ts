@@ -236,7 +236,31 @@ async function stopEverything(): Promise<void> {
     const grace = new Promise((ok) => setTimeout(ok, 5_000).unref());
     if ((await Promise.race([exited.then(() => true), grace.then(() => false)])) === false) kill('SIGKILL');
   }
+  keepExtensionLog();
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/**
+ * The extension's own log (its LogOutputChannel, a file in the user-data logs) outlives the run as
+ * `extension.log`: it says what the extension did, and `bench:extension` reads its activation time.
+ */
+function keepExtensionLog(): void {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'Fused Search.log' || (entry.name.endsWith('.log') && dir.endsWith('fused-search.fused-search'))) found.push(full);
+    }
+  };
+  walk(join(scratch, 'user-data', 'logs'));
+  if (found.length > 0) writeFileSync(join(resultsDir, 'extension.log'), found.map((file) => readFileSync(file, 'utf8')).join(''));
 }
 
 async function main(): Promise<number> {

@@ -100,6 +100,19 @@ export class Engine {
     return search({ store: this.store, vocabulary: () => this.vocabulary() }, query, options);
   }
 
+  /**
+   * Builds the fuzzy vocabulary now if the next correction would have to (hundreds of milliseconds
+   * on a large tree), so that a host can pay for it while idle — right after a sync — instead of
+   * in the first query with a word the index does not know. Returns whether it built one.
+   */
+  prepareVocabulary(): boolean {
+    const cached = this.vocabularyCache;
+    if (cached && cached.generation === this.generation) return false;
+    this.vocabularyCache = undefined;
+    this.vocabulary();
+    return true;
+  }
+
   chunk(id: number): StoredChunk | undefined {
     return this.store.chunk(id);
   }

@@ -149,9 +149,27 @@ function sync(entry: Folder): Promise<IndexSummary> {
     .finally(() => {
       entry.sync = undefined;
       emit({ type: 'indexChanged', folder: entry.spec.id });
+      prepareWhenIdle(entry);
     });
   entry.sync = run;
   return run.done;
+}
+
+/** Requests in flight; background preparation waits until there are none. */
+let busy = 0;
+
+/**
+ * After a sync, builds the folder's fuzzy vocabulary while nothing else is asked of the worker: the
+ * first query with an unknown word (a typo, or a word just saved) would otherwise pay for it —
+ * 190 ms of a 220 ms save → searchable on npm's tree, far more on the Linux tree.
+ */
+function prepareWhenIdle(entry: Folder): void {
+  setTimeout(() => {
+    if (!folders.has(entry.spec.id) || entry.sync) return;
+    if (busy > 0) return prepareWhenIdle(entry);
+    const started = performance.now();
+    if (entry.engine.prepareVocabulary()) emit({ type: 'log', message: `${entry.spec.name}: fuzzy vocabulary ready in ${(performance.now() - started).toFixed(0)} ms` });
+  }, 50);
 }
 
 async function rebuild(entry: Folder): Promise<IndexSummary> {
@@ -311,6 +329,7 @@ port.on('message', (message: unknown) => {
     post({ type: 'response', id, ok: false, error: { code: 'cancelled', message: 'cancelled' } });
     return;
   }
+  busy++;
   handle(message).then(
     (value) => post({ type: 'response', id, ok: true, value }),
     (error: unknown) => {
@@ -318,5 +337,8 @@ port.on('message', (message: unknown) => {
       const text = error instanceof Error ? error.message : String(error);
       post({ type: 'response', id, ok: false, error: { code, message: text } });
     },
-  ).finally(() => cancelled.delete(id));
+  ).finally(() => {
+    cancelled.delete(id);
+    busy--;
+  });
 });
