@@ -106,7 +106,9 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       }
     }),
     pick.onDidAccept(async () => {
-      const item = pick.selectedItems[0] ?? pick.activeItems[0];
+      // Enter can cross a newer query's results replacing the items: the selection then names an
+      // item of the old list and arrives empty. The user meant the top result they saw.
+      const item = pick.selectedItems[0] ?? pick.activeItems[0] ?? pick.items.find((i) => i.result);
       if (!item?.result) return;
       accepted = true;
       deps.model.current = deps.model.results.indexOf(item.result);
