@@ -274,7 +274,7 @@ test('code the parser cannot make sense of falls back to line windows, still as 
 
 test('a parse that would take too long is cut short and falls back to line windows', () => {
   // Error recovery on this input is super-linear in the JavaScript grammar (tens of seconds for
-  // a few megabytes); the parse budget (about 1.3 s for 1 MB) must stop it.
+  // a few megabytes); the parse budget (about 6 s for 1 MB) must stop it.
   // The fallback's titles prove the parse was abandoned; the test's timeout catches a hang.
   const text = 'int abcdefgh;\n'.repeat(75_000);
   const { chunks } = chunker.chunk('slow.js', text);

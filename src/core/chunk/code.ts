@@ -19,9 +19,16 @@ import { hiddenRanges } from './skeleton.ts';
 const MAX_PARSE_CHARS = 4_000_000;
 /** Mean characters per line above which a file is minified or data, not code a person reads. */
 const MINIFIED_MEAN_LINE = 300;
-/** A parse gets 250 ms plus 1 ms per 1,000 characters (about 5× a slow grammar's need), at most 5 s. */
-const PARSE_BASE_MS = 250;
-const PARSE_MAX_MS = 5000;
+/**
+ * A parse gets 1 s plus 5 ms per 1,000 characters, at most 10 s: twenty times and more what an
+ * ordinary file needs (0.1–0.3 ms per 1,000 characters), so that only pathological input (error
+ * recovery that turns quadratic) is cut short, and a busy machine never turns a file's symbols
+ * into line windows — the index must not depend on the load it was built under. tree-sitter's
+ * progress steps cannot bound this instead: in that quadratic case each step costs ever more.
+ */
+const PARSE_BASE_MS = 1000;
+const PARSE_MS_PER_KB = 5;
+const PARSE_MAX_MS = 10_000;
 /**
  * Share of the lines the parser could not make sense of above which symbols found would be mostly
  * guesses. An ERROR node often wraps good declarations (a macro it misread at the top of a header
@@ -99,7 +106,7 @@ function parseAndChunk(
   maxBytes: number,
   hidden: readonly number[],
 ): ChunkDraft[] | null {
-  const deadline = performance.now() + Math.min(PARSE_MAX_MS, PARSE_BASE_MS + text.length / 1000);
+  const deadline = performance.now() + Math.min(PARSE_MAX_MS, PARSE_BASE_MS + (PARSE_MS_PER_KB * text.length) / 1000);
   const tree = parser.parse(hidden.length > 0 ? readUpToBoundary(text, hidden) : text, null, {
     ...(hidden.length > 0 ? { includedRanges: includedRanges(src, text, hidden) } : {}),
     // Returning true cancels the parse; parse() then returns null.
