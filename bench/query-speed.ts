@@ -23,11 +23,10 @@ async function main(): Promise<void> {
   const root = values.root ? path.resolve(values.root) : linuxTree();
   const dbFile = values.db ? path.resolve(values.db) : path.resolve('.cache/bench', `${path.basename(root)}.db`);
   const engine = await Engine.open({ root, dbFile });
-  if (engine.stats().files === 0) {
-    console.log(`Indexing ${root} into ${dbFile} (once) …`);
-    const summary = await engine.sync();
-    console.log(`  ${summary.files} files, ${summary.chunks} chunks, ${summary.seconds.toFixed(0)} s`);
-  }
+  // Incremental: the first run builds the index, later ones only confirm it (or finish an interrupted build).
+  console.log(`Bringing ${dbFile} up to date with ${root} …`);
+  const summary = await engine.sync();
+  console.log(`  ${summary.added + summary.updated} files indexed, ${summary.unchanged} unchanged, ${summary.seconds.toFixed(0)} s`);
   const stats = engine.stats();
   console.log(`Index: ${stats.files.toLocaleString('en-US')} files, ${stats.chunks.toLocaleString('en-US')} chunks, ${(stats.diskBytes / 1e9).toFixed(2)} GB`);
 
