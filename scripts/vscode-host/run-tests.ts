@@ -202,6 +202,9 @@ async function runUi(port: number, files: string[]): Promise<Counts> {
   const page = await openPage(port, () => {});
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // The smoke-test driver (window.driver) resolves this once the workbench has restored its parts.
+  // The driver is installed a moment after the workbench's DOM appears (on a busy machine, late
+  // enough that reading it at once failed a run): wait for it first.
+  await page.waitForFunction('typeof window.driver?.whenWorkbenchRestored === "function"', undefined, { timeout: 60_000 });
   await page.evaluate('window.driver.whenWorkbenchRestored()');
   const ui = openWorkbench(page, join(resultsDir, 'screenshots'));
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false });

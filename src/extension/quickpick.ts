@@ -106,9 +106,10 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       }
     }),
     pick.onDidAccept(async () => {
-      // Enter can cross a newer query's results replacing the items: the selection then names an
-      // item of the old list and arrives empty. The user meant the top result they saw.
-      const item = pick.selectedItems[0] ?? pick.activeItems[0] ?? pick.items.find((i) => i.result);
+      // Enter can cross a newer query's results replacing the items. The selection then comes back
+      // as the item at the old position in the new list — possibly the "showing results for"
+      // separator, which has no result, and Enter would do nothing. Open a result in any case.
+      const item = [...pick.selectedItems, ...pick.activeItems].find((i) => i.result) ?? pick.items.find((i) => i.result);
       if (!item?.result) return;
       accepted = true;
       deps.model.current = deps.model.results.indexOf(item.result);
