@@ -14,6 +14,9 @@ const node = {
   sourcemap: !production,
   minify: production,
   external: ['better-sqlite3', 'vscode'],
+  // The engine finds its tree-sitter grammars from import.meta.url, which CommonJS lacks.
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__importMetaUrl' },
   logLevel: 'warning',
 };
 

@@ -1,14 +1,13 @@
 // Loads the tree-sitter runtime and grammars from @vscode/tree-sitter-wasm.
 //
 // Where the wasm files are: by default, resolved from the package's own package.json through
-// Node's resolver, which works from source (ESM, import.meta.url) and from an esbuild CommonJS
-// bundle (import.meta is empty there, __filename is not) as long as node_modules ships with it.
+// Node's resolver, from source (ESM) and from the esbuild CommonJS bundles (esbuild.mjs defines
+// import.meta.url there) as long as node_modules ships with them.
 // A host that copies the wasm files elsewhere (a packaged VS Code extension) passes `wasmDir`.
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import TreeSitter from '@vscode/tree-sitter-wasm';
 import type { Language } from '@vscode/tree-sitter-wasm';
 
@@ -38,8 +37,6 @@ export async function loadGrammars(grammars: readonly string[], wasmDir = defaul
 }
 
 function defaultWasmDir(): string {
-  // `??`: in a CommonJS bundle esbuild leaves import.meta empty.
-  const here = import.meta.url ?? pathToFileURL(__filename).href;
-  const packageJson = createRequire(here).resolve('@vscode/tree-sitter-wasm/package.json');
+  const packageJson = createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm/package.json');
   return path.join(path.dirname(packageJson), 'wasm');
 }
