@@ -101,6 +101,28 @@ function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
+/** One MCP server to offer, as plain data (also what `fusedSearch.api.mcpServers` returns to tests). */
+export interface McpServerSpec {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export function mcpServerSpecs(index: IndexController, cli: string): McpServerSpec[] {
+  const multi = index.folders.length > 1;
+  return index.folders.map((folder) => ({
+    label: multi ? `Fused Search (${folder.name})` : 'Fused Search',
+    // process.execPath is the extension host's Node, the one better-sqlite3's binary was loaded by;
+    // in Electron it is the editor binary, which ELECTRON_RUN_AS_NODE makes behave as plain Node.
+    command: process.execPath,
+    args: [cli, 'mcp', '--db', folder.dbFile],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+    cwd: folder.root,
+  }));
+}
+
 /** The MCP servers VS Code may start: one per indexed folder, reading that folder's database. */
 class McpProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -126,18 +148,9 @@ class McpProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioS
   }
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
-    const multi = this.deps.index.folders.length > 1;
-    return this.deps.index.folders.map((folder) => {
-      // process.execPath is the extension host's Node, the one better-sqlite3's binary was loaded by.
-      const server = new vscode.McpStdioServerDefinition(
-        multi ? `Fused Search (${folder.name})` : 'Fused Search',
-        process.execPath,
-        [this.cli, 'mcp', '--db', folder.dbFile],
-        // In Electron, execPath is the editor binary; this makes it behave as plain Node.
-        { ELECTRON_RUN_AS_NODE: '1' },
-        this.version,
-      );
-      server.cwd = vscode.Uri.file(folder.root);
+    return mcpServerSpecs(this.deps.index, this.cli).map((spec) => {
+      const server = new vscode.McpStdioServerDefinition(spec.label, spec.command, spec.args, spec.env, this.version);
+      server.cwd = vscode.Uri.file(spec.cwd);
       return server;
     });
   }

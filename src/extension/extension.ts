@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchOptionsInput } from '../core/options.ts';
 import type { SearchAnswer } from '../worker/protocol.ts';
-import { registerAgentSupport } from './agent.ts';
+import { mcpServerSpecs, registerAgentSupport } from './agent.ts';
 import { EngineClient } from './client.ts';
 import { IndexController, type IndexState } from './indexing.ts';
 import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
@@ -101,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     command('fusedSearch.api.results', () => ({ results: model.results, current: model.current })),
     command('fusedSearch.api.dbFiles', () => index.folders.map((f) => f.dbFile)),
+    command('fusedSearch.api.mcpServers', () => mcpServerSpecs(index, path.join(context.extensionPath, 'dist', 'cli.cjs'))),
     command('fusedSearch.api.stopEngine', () => client.stop()),
     command('fusedSearch.api.startEngine', () => index.start()),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { SearchAnswer } from '../../src/worker/protocol.ts';
@@ -58,5 +61,40 @@ suite('the fused_search language model tool', () => {
   test('bad input is answered with a sentence the model can act on, not an exception', async () => {
     assert.match(await invoke({ query: '  ' }), /Invalid input: "query" must be a non-empty string/);
     assert.match(await invoke({ query: 'x', kind: 'binary' }), /"kind" must be "code" or "prose"/);
+  });
+});
+
+interface McpServerSpec {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+suite('the MCP server the extension offers VS Code', () => {
+  test('starts from its definition, searches the extension\'s index, and only reads it while the extension keeps it', async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('fusedSearch.api.waitForIndex');
+    const specs = await vscode.commands.executeCommand<McpServerSpec[]>('fusedSearch.api.mcpServers');
+    assert.deepEqual(specs.map((s) => s.label).sort(), ['Fused Search (app)', 'Fused Search (notes)']);
+    const app = specs.find((s) => s.label === 'Fused Search (app)');
+    assert.ok(app);
+    // Started the way VS Code starts it: the definition's command, arguments and environment.
+    const transport = new StdioClientTransport({ command: app.command, args: app.args, env: { ...process.env, ...app.env } as Record<string, string>, cwd: app.cwd, stderr: 'ignore' });
+    const client = new Client({ name: 'fused-search-integration', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        return result.content[0]?.type === 'text' ? result.content[0].text : '';
+      };
+      const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string } | null };
+      assert.equal(status.role, 'reader');
+      assert.equal(status.heldBy?.kind, 'vscode');
+      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts:\d+-\d+ reciprocalRankFusion/);
+    } finally {
+      await client.close();
+    }
   });
 });
