@@ -7,64 +7,59 @@
 // the disjunction of the rarest terms, and only then a bounded sample of everything.
 
 import type { FtsTable, IndexStore, ListRow } from '../store/store.ts';
-import { quote, stem, type QueryTerms } from './terms.ts';
+import { quote, type QueryTerms } from './terms.ts';
 
 /** Postings an expression may touch before we stop scoring every match. */
-const SCORE_BUDGET = 20_000;
+const SCORE_BUDGET = 10_000;
 /** How many matches, in id order, a sampled expression scores. */
 const SAMPLE_SIZE = 4_000;
 
 interface Token {
   /** FTS5 phrase, already quoted. */
   phrase: string;
-  /** Upper bound of the chunks it matches. */
+  /** Chunks it matches, counted up to SCORE_BUDGET + 1. */
   docFreq: number;
 }
 
-/** The alternatives that satisfy one query word. */
-type Group = Token[];
+/** Words longer than this are matched by their beginning: nobody types more of one. */
+const MAX_TRIGRAM_CHARS = 48;
 
 export function porterList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
-  const groups = terms.words.map((word): Group => {
-    const parts = word.parts.map((part) => ({ phrase: quote(part), docFreq: store.stemDocFreq(stem(part)) }));
-    if (parts.length === 1) return parts;
-    // The whole (`os.path.join` as a phrase) is rarer than any of the tokens the index made of it.
-    // Those are its runs of letters and digits, not its pieces: `version0875` is one token whose
-    // piece `0875` alone was never indexed, so bounding by the pieces would drop the exact word.
-    const tokens = word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
-    const whole = { phrase: quote(word.whole), docFreq: tokens.length === 0 ? 0 : Math.min(...tokens.map((token) => store.stemDocFreq(stem(token)))) };
-    return [whole, ...parts];
-  });
+  // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
+  const groups = terms.words.map((word) => [...new Set(word.parts.length === 1 ? word.parts : [word.whole, ...word.parts])].map(quote));
   return rankedList(store, 'porter', groups, depth, titleWeight);
 }
 
+/**
+ * Substring matching is the trigram list's gift: half-typed words, `alloc` inside `kmalloc`. On a
+ * big index it is also its cost — a phrase of trigrams intersects long posting lists (50–100 ms
+ * for three common words on the Linux tree) — so there it only searches the words the Porter
+ * index cannot already answer with a full list of candidates.
+ */
 export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
-  const groups = terms.words
-    .map((word): Group => {
+  const words = store.size <= SCORE_BUDGET ? terms.words : terms.words.filter((word) => store.countMatches('porter', quote(word.whole), depth) < depth);
+  const groups = words
+    .map((word) => {
       // The trigram table indexes words, not text: a dotted path can only match piece by piece.
       const candidates = /^[\p{L}\p{M}\p{N}_]+$/u.test(word.whole) ? [word.whole, ...word.parts] : word.parts;
-      return [...new Set(candidates)].filter((s) => [...s].length >= 3).map((s) => ({ phrase: quote(s), docFreq: trigramDocFreq(store, s) }));
+      const substrings = candidates.map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
+      return [...new Set(substrings)].map(quote);
     })
     .filter((group) => group.length > 0);
   return rankedList(store, 'trigram', groups, depth, titleWeight);
 }
 
-function trigramDocFreq(store: IndexStore, text: string): number {
-  const chars = [...text];
-  let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i + 3 <= chars.length; i++) {
-    least = Math.min(least, store.trigramDocFreq(chars.slice(i, i + 3).join('')));
-    if (least === 0) break;
-  }
-  return least;
-}
-
-function rankedList(store: IndexStore, table: FtsTable, groups: Group[], depth: number, titleWeight: number): ListRow[] {
-  const tokens = dedupe(groups.flat()).filter((token) => token.docFreq > 0);
+function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][], depth: number, titleWeight: number): ListRow[] {
+  const phrases = [...new Set(phraseGroups.flat())];
+  if (phrases.length === 0) return [];
+  const anyOf = (list: Array<{ phrase: string }>) => list.map((token) => token.phrase).join(' OR ');
+  // An OR never matches more chunks than the index holds: a small index is always scored whole.
+  if (store.size <= SCORE_BUDGET) return store.match(table, phrases.join(' OR '), depth, titleWeight);
+  const docFreq = new Map(phrases.map((phrase) => [phrase, store.countMatches(table, phrase, SCORE_BUDGET + 1)]));
+  const groups = phraseGroups.map((group) => group.map((phrase): Token => ({ phrase, docFreq: docFreq.get(phrase)! })));
+  const tokens = [...docFreq].map(([phrase, count]): Token => ({ phrase, docFreq: count })).filter((token) => token.docFreq > 0);
   if (tokens.length === 0) return [];
-  const anyOf = (list: Token[]) => list.map((token) => token.phrase).join(' OR ');
-  // An OR never matches more chunks than the index holds.
-  const matches = Math.min(store.size, tokens.reduce((sum, token) => sum + token.docFreq, 0));
+  const matches = tokens.reduce((sum, token) => sum + token.docFreq, 0);
   if (matches <= SCORE_BUDGET) return store.match(table, anyOf(tokens), depth, titleWeight);
 
   const found = new Map<number, ListRow>();
@@ -90,8 +85,3 @@ function rankedList(store: IndexStore, table: FtsTable, groups: Group[], depth: 
   return [...found.values()];
 }
 
-function dedupe(tokens: Token[]): Token[] {
-  const byPhrase = new Map<string, Token>();
-  for (const token of tokens) byPhrase.set(token.phrase, token);
-  return [...byPhrase.values()];
-}

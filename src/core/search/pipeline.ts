@@ -102,10 +102,13 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
   return { ranked, candidates: fused.length };
 }
 
-/** IDF of each query piece, from the Porter index's document frequencies. */
+/** Counting a piece's chunks stops here: past it, a piece is simply common. */
+const IDF_COUNT_CAP = 20_000;
+
+/** IDF of each query piece, from the Porter index's (capped) document counts. */
 function pieceWeights(store: IndexStore, pieces: QueryPieces): number[] {
   const total = Math.max(1, store.size);
-  return pieces.stems.map((stemmed) => Math.log(1 + total / (1 + store.stemDocFreq(stemmed))));
+  return pieces.pieces.map((piece) => Math.log(1 + total / (1 + store.countMatches('porter', quote(piece), IDF_COUNT_CAP))));
 }
 
 /**
@@ -152,7 +155,7 @@ function bestInContext(store: IndexStore, candidates: Correction[], otherPieces:
   let best = candidates[0]!.to;
   let bestCount = -1;
   for (const candidate of candidates) {
-    const count = store.countMatches(`${quote(candidate.to)} AND (${others})`, CONTEXT_SAMPLE);
+    const count = store.countMatches('porter', `${quote(candidate.to)} AND (${others})`, CONTEXT_SAMPLE);
     if (count > bestCount) {
       best = candidate.to;
       bestCount = count;

@@ -206,11 +206,14 @@ export class IndexStore {
   }
 
   /**
-   * How many chunks (counting up to `cap`) match an FTS5 expression on the Porter index. The cap
-   * bounds the cost: callers compare small counts, they do not need large ones exactly.
+   * How many chunks (counting up to `cap`) match an FTS5 expression. The cap bounds the cost:
+   * callers compare small counts and only need to know that a large one is large. (fts5vocab's
+   * document counts walk a term's whole posting list, hundreds of thousands of entries for a
+   * common word in a big tree.)
    */
-  countMatches(expression: string, cap: number): number {
-    return this.cached('SELECT count(*) AS n FROM (SELECT 1 FROM fts_porter WHERE fts_porter MATCH ? LIMIT ?)').pluck().get(expression, cap) as number;
+  countMatches(table: FtsTable, expression: string, cap: number): number {
+    const fts = FTS_TABLES[table].name;
+    return this.cached(`SELECT count(*) AS n FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`).pluck().get(expression, cap) as number;
   }
 
   /** Chunks holding an unstemmed word, as FTS5 counts them. */
