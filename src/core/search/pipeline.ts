@@ -125,7 +125,7 @@ function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms
     (piece) =>
       [...piece].length >= 3 &&
       !/^\p{N}+$/u.test(piece) &&
-      store.wordDocFreq(piece) === 0 &&
+      !store.hasWord(piece) &&
       !(piece === last && store.match('trigram', quote(piece), 1, 1).length > 0),
   );
   if (unknown.length === 0) return undefined;

@@ -55,8 +55,6 @@ CREATE VIRTUAL TABLE fts_trigram USING fts5 (title, words, content = '', tokeniz
 CREATE VIRTUAL TABLE fts_words USING fts5 (
   words, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
 );
-CREATE VIRTUAL TABLE porter_vocab USING fts5vocab (fts_porter, 'row');
-CREATE VIRTUAL TABLE trigram_vocab USING fts5vocab (fts_trigram, 'row');
 CREATE VIRTUAL TABLE words_vocab USING fts5vocab (fts_words, 'row');
 INSERT INTO fts_porter (fts_porter, rank) VALUES ('hashsize', 8388608);
 INSERT INTO fts_trigram (fts_trigram, rank) VALUES ('hashsize', 8388608);

@@ -95,8 +95,7 @@ export class IndexStore {
       chunksOfFile: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.ord`),
       wordDocFreq: db.prepare('SELECT doc FROM words_vocab WHERE term = ?').pluck(),
-      stemDocFreq: db.prepare('SELECT doc FROM porter_vocab WHERE term = ?').pluck(),
-      trigramDocFreq: db.prepare('SELECT doc FROM trigram_vocab WHERE term = ?').pluck(),
+      hasWord: db.prepare("SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1").pluck(),
       vocabulary: db.prepare('SELECT term, doc FROM words_vocab').raw(),
       countChunks: db.prepare('SELECT count(*) FROM chunks').pluck(),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
@@ -216,18 +215,17 @@ export class IndexStore {
     return this.cached(`SELECT count(*) AS n FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`).pluck().get(expression, cap) as number;
   }
 
-  /** Chunks holding an unstemmed word, as FTS5 counts them. */
+  /**
+   * Whether any chunk holds this unstemmed word. Unlike `wordDocFreq`, the cost does not grow
+   * with the word's frequency: the search asks this for every query piece.
+   */
+  hasWord(word: string): boolean {
+    return this.statements.hasWord.get(`"${word.replaceAll('"', '""')}"`) !== undefined;
+  }
+
+  /** Chunks holding an unstemmed word, as FTS5 counts them (walks the word's posting list). */
   wordDocFreq(word: string): number {
     return (this.statements.wordDocFreq.get(word) as number | undefined) ?? 0;
-  }
-
-  /** Chunks holding a Porter stem (title or text). */
-  stemDocFreq(stem: string): number {
-    return (this.statements.stemDocFreq.get(stem) as number | undefined) ?? 0;
-  }
-
-  trigramDocFreq(trigram: string): number {
-    return (this.statements.trigramDocFreq.get(trigram) as number | undefined) ?? 0;
   }
 
   /** Every distinct word in the index with the number of chunks that hold it. */
