@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { copyTree, killRound, random, referenceDigest, removeDatabase, startChild, writeCorpus, type KillRound } from '../test/unit/helpers/fault.ts';
+import { copyTree, killRound, referenceDigest, removeDatabase, startChild, writeCorpus, type KillRound } from '../test/unit/helpers/fault.ts';
+import { random } from '../test/unit/helpers/random.ts';
 
 const { values } = parseArgs({ options: { kills: { type: 'string', default: '50' }, root: { type: 'string' }, seed: { type: 'string', default: String(Date.now() % 1_000_000) } } });
 const kills = Number(values.kills);

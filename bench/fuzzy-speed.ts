@@ -14,6 +14,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vocabulary, maxEditDistance } from '../src/core/search/fuzzy.ts';
+import { random } from '../test/unit/helpers/random.ts';
 
 const QUERIES = 1000;
 const MISSES = 200;
@@ -30,16 +31,6 @@ interface Source {
   docFreq: number[];
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // SQLite hands the engine a fresh flat string per word; a regex match or a slice is a view into the
 // whole file, and a concatenation is a rope that the build would flatten (and be charged for). Copy,
@@ -93,7 +84,7 @@ function fromTsv(path: string): Source {
 // Kernel-like: a few thousand common words and their underscore compounds with Zipf-ish frequencies,
 // drowned in hex constants and one-off identifiers that each occur in one or two documents.
 function synthesised(): Source {
-  const rand = rng(7);
+  const rand = random(7);
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const syllables: string[] = [];
   for (const c of 'bcdfghklmnprstvz') for (const v of 'aeiou') syllables.push(c + v);
@@ -200,7 +191,7 @@ console.log(
 // Queries are typos of words a person might search for: correction targets that start with a letter
 // and hold three letters in a row (no `0x…` constants), each given between one edit and the whole
 // budget for its length.
-const rand = rng(42);
+const rand = random(42);
 const pool = words.filter((w, i) => docFreq[i]! >= 2 && w.length >= 3 && w.length <= 30 && /^[a-z][a-z_0-9]*$/.test(w) && /[a-z]{3}/.test(w));
 const intended: string[] = [];
 const queries: string[] = [];

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../../src/core/engine.ts';
-import { checkDatabase, contentDigest, random, referenceDigest, sleep, startChild, writeCorpus } from './helpers/fault.ts';
+import { checkDatabase, contentDigest, referenceDigest, sleep, startChild, writeCorpus } from './helpers/fault.ts';
+import { random } from './helpers/random.ts';
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-concurrency-'));
 after(() => fs.rmSync(base, { recursive: true, force: true }));

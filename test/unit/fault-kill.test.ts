@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { contentDigest, killRound, random, referenceDigest, removeDatabase, startChild, writeCorpus, type KillRound } from './helpers/fault.ts';
+import { contentDigest, killRound, referenceDigest, removeDatabase, startChild, writeCorpus, type KillRound } from './helpers/fault.ts';
+import { random } from './helpers/random.ts';
 
 const SEED = Number(process.env.FAULT_SEED ?? 20240601);
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-kill-'));

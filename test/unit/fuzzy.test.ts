@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LARGE_VOCABULARY_WORDS, Vocabulary, editDistance, maxEditDistance } from '../../src/core/search/fuzzy.ts';
+import { random } from './helpers/random.ts';
 
-// Deterministic PRNG (mulberry32) so a failing pair can be reproduced from the seed.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The textbook full-matrix OSA recurrence, over code points, with no band and no early exit. */
 function naiveOsa(a: string, b: string): number {
@@ -65,7 +55,7 @@ function mutate(rand: () => number, word: string, edits: number): string {
 }
 
 test('editDistance agrees with a full-matrix OSA on thousands of random pairs, capped at max + 1', () => {
-  const rand = prng(20240611);
+  const rand = random(20240611);
   for (let k = 0; k < 4000; k++) {
     const a = randomWord(rand, 14);
     // Half the pairs are near each other, where the band edges and the early exit matter most.
@@ -87,7 +77,7 @@ function before(a: string, b: string): boolean {
 test('correct agrees with a brute-force scan of the whole vocabulary', () => {
   // The length buckets, the character-set filter and the shrinking budget must only ever skip
   // words that could not have won; a scan of every word with the naive distance says which did.
-  const rand = prng(99);
+  const rand = random(99);
   let corrected = 0;
   for (let round = 0; round < 20; round++) {
     const words = [...new Set(Array.from({ length: 300 }, () => randomWord(rand, 10)))];

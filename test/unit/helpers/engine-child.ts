@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine } from '../../../src/core/engine.ts';
-import { random } from './fault.ts';
+import { random } from './random.ts';
 
 const [mode, ...args] = process.argv.slice(2);
 
