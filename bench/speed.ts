@@ -262,7 +262,8 @@ function ripgrepQueries(corpus: Corpus, dir: string, rounds: number): QueryRun {
 // ---------------------------------------------------------------------------------- parent
 
 function spawnChild(args: string[]): unknown {
-  const result = spawnSync(process.execPath, ['--expose-gc', process.argv[1]!, '--child', ...args], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+  // --liftoff-only is how bin/fused-search.cjs runs our engine (see there); the peers use no wasm.
+  const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', process.argv[1]!, '--child', ...args], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
   if (result.status !== 0) throw new Error(`child ${args.slice(0, 2).join(' ')} failed (${result.status})`);
   return JSON.parse(result.stdout);
 }
