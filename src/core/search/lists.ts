@@ -1,18 +1,20 @@
 // The two lexical lists: which chunks the Porter index and the trigram index rank highest.
 //
 // FTS5 computes BM25 for every row an expression matches before it sorts, so an OR of common
-// words over a big tree scores hundreds of thousands of rows. Each list therefore estimates the
-// postings an expression would touch (document frequencies from fts5vocab) and, when that is
-// over budget, narrows the work: the conjunction of all words first (rare terms bound it), then
-// the disjunction of the rarest terms, and only then a bounded sample of everything.
+// words over a big tree scores hundreds of thousands of rows. On a big index each list therefore
+// counts (up to a budget) the chunks each phrase matches and, when the OR would be over budget,
+// narrows the work: the conjunction of all words first, then the disjunction of the rarest
+// phrases, then a sample of the most selective conjunction, and only then a sample of everything.
 
 import type { FtsTable, IndexStore, ListRow } from '../store/store.ts';
 import { quote, type QueryTerms } from './terms.ts';
 
-/** Postings an expression may touch before we stop scoring every match. */
-const SCORE_BUDGET = 10_000;
+/** An index of at most this many chunks is always scored whole: its posting lists are short. */
+const SMALL_INDEX_CHUNKS = 20_000;
+/** Matches an expression may have before we stop scoring every one (BM25 costs ~2 µs a row). */
+const SCORE_BUDGET = 4_000;
 /** How many matches, in id order, a sampled expression scores. */
-const SAMPLE_SIZE = 4_000;
+const SAMPLE_SIZE = 2_000;
 
 interface Token {
   /** FTS5 phrase, already quoted. */
@@ -37,7 +39,7 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
  * index cannot already answer with a full list of candidates.
  */
 export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
-  const words = store.size <= SCORE_BUDGET ? terms.words : terms.words.filter((word) => store.countMatches('porter', quote(word.whole), depth) < depth);
+  const words = store.size <= SMALL_INDEX_CHUNKS ? terms.words : terms.words.filter((word) => store.countMatches('porter', quote(word.whole), depth) < depth);
   const groups = words
     .map((word) => {
       // The trigram table indexes words, not text: a dotted path can only match piece by piece.
@@ -53,8 +55,7 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
   const phrases = [...new Set(phraseGroups.flat())];
   if (phrases.length === 0) return [];
   const anyOf = (list: Array<{ phrase: string }>) => list.map((token) => token.phrase).join(' OR ');
-  // An OR never matches more chunks than the index holds: a small index is always scored whole.
-  if (store.size <= SCORE_BUDGET) return store.match(table, phrases.join(' OR '), depth, titleWeight);
+  if (store.size <= SMALL_INDEX_CHUNKS) return store.match(table, phrases.join(' OR '), depth, titleWeight);
   const docFreq = new Map(phrases.map((phrase) => [phrase, store.countMatches(table, phrase, SCORE_BUDGET + 1)]));
   const groups = phraseGroups.map((group) => group.map((phrase): Token => ({ phrase, docFreq: docFreq.get(phrase)! })));
   const tokens = [...docFreq].map(([phrase, count]): Token => ({ phrase, docFreq: count })).filter((token) => token.docFreq > 0);
@@ -80,6 +81,11 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
       budget -= token.docFreq;
     }
     if (rare.length > 0) take(store.match(table, anyOf(rare), depth, titleWeight));
+  }
+  if (found.size < depth) {
+    // Every word is common: sample what the most specific phrase of each word matches together.
+    const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
+    take(store.matchSample(table, rarest.map((token) => token.phrase).join(' AND '), depth, titleWeight, SAMPLE_SIZE));
   }
   if (found.size < depth) take(store.matchSample(table, anyOf(tokens), depth, titleWeight, SAMPLE_SIZE));
   return [...found.values()];

@@ -39,6 +39,8 @@ export interface ListRow {
 
 export type FtsTable = 'porter' | 'trigram';
 
+const MATCH_COUNTS_KEPT = 2_000;
+
 /** BM25 weights after the title's: text, then (Porter only) the identifier humps. */
 const FTS_TABLES: Record<FtsTable, { name: string; weights: string }> = {
   porter: { name: 'fts_porter', weights: '1.0, 1.0' },
@@ -65,6 +67,12 @@ export class IndexStore {
   private readonly statements;
   /** Kept in step by this connection's writes; another process's writes make it approximate. */
   private chunkCount: number;
+  /**
+   * Recent `countMatches` answers, so that one query's lists, weights and corrections, and the
+   * next keystroke's query, count each phrase once. Cleared by this connection's writes; another
+   * process's writes leave them approximate, which is all their callers need.
+   */
+  private readonly matchCounts = new Map<string, number>();
 
   constructor(file: string, options: { readonly?: boolean } = {}) {
     const opened = openDatabase(file, options);
@@ -128,6 +136,7 @@ export class IndexStore {
   /** Replaces everything stored for one file. Touches only that file's rows. */
   replaceFile(record: FileRecord, chunks: readonly ChunkDraft[]): void {
     const s = this.statements;
+    this.matchCounts.clear();
     this.transaction(() => {
       const existing = s.fileByPath.get(record.path) as CatalogEntry | undefined;
       if (existing) this.deleteChunks(existing.id);
@@ -149,6 +158,7 @@ export class IndexStore {
 
   removeFile(path: string): boolean {
     const s = this.statements;
+    this.matchCounts.clear();
     return this.transaction(() => {
       const existing = s.fileByPath.get(path) as CatalogEntry | undefined;
       if (!existing) return false;
@@ -211,8 +221,15 @@ export class IndexStore {
    * common word in a big tree.)
    */
   countMatches(table: FtsTable, expression: string, cap: number): number {
-    const fts = FTS_TABLES[table].name;
-    return this.cached(`SELECT count(*) AS n FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`).pluck().get(expression, cap) as number;
+    const key = `${table}\0${cap}\0${expression}`;
+    let count = this.matchCounts.get(key);
+    if (count === undefined) {
+      const fts = FTS_TABLES[table].name;
+      count = this.cached(`SELECT count(*) AS n FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`).pluck().get(expression, cap) as number;
+      if (this.matchCounts.size >= MATCH_COUNTS_KEPT) this.matchCounts.clear();
+      this.matchCounts.set(key, count);
+    }
+    return count;
   }
 
   /**
