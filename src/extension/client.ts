@@ -3,11 +3,18 @@
 
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import type { FromWorker, Request, ResponseValues, ToWorker, WorkerEvent, ErrorCode } from '../worker/protocol.ts';
+import type { FolderSpec, FromWorker, Request, ResponseValues, ToWorker, WorkerEvent, ErrorCode } from '../worker/protocol.ts';
+import { RestartBackoff } from './backoff.ts';
 
 type RequestBody<T extends Request['type']> = Omit<Extract<Request, { type: T }>, 'id'> & { type: T };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
+
+/** What the client says about a worker that died without being asked to stop. */
+export type WorkerLifecycle =
+  | { type: 'crashed'; exitCode: number; restartInMs: number; restarts: number }
+  /** A fresh worker runs and has re-opened the folders the dead one had open. */
+  | { type: 'restarted'; restarts: number };
 
 export class EngineClient implements vscode.Disposable {
   private worker: Worker | undefined;
@@ -19,6 +26,18 @@ export class EngineClient implements vscode.Disposable {
   private currentSearch: number | undefined;
   private readonly workerFile: string;
   private readonly log: vscode.LogOutputChannel;
+  private readonly lifecycle = new vscode.EventEmitter<WorkerLifecycle>();
+  readonly onLifecycle = this.lifecycle.event;
+  private readonly backoff = new RestartBackoff();
+  private startedAt = 0;
+  private restarts = 0;
+  /** The folders last opened: a restarted worker opens them again before it answers anything else. */
+  private lastOpen: FolderSpec[] | undefined;
+  /** Set while a crashed worker waits to be replaced; requests wait for it. */
+  private restarting: Promise<void> | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private endRestart: (() => void) | undefined;
+  private disposed = false;
 
   constructor(workerFile: string, log: vscode.LogOutputChannel) {
     this.workerFile = workerFile;
@@ -28,6 +47,7 @@ export class EngineClient implements vscode.Disposable {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.workerFile);
+    this.startedAt = Date.now();
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'response') {
         const settle = this.pending.get(message.id);
@@ -45,12 +65,60 @@ export class EngineClient implements vscode.Disposable {
       for (const settle of this.pending.values()) settle({ ok: false, error: { code: 'failed', message: 'the engine worker stopped' } });
       this.pending.clear();
       this.events.fire({ type: 'error', message: `The engine stopped (exit code ${code}).` });
+      if (!this.disposed) this.scheduleRestart(code);
     });
     this.worker = worker;
     return worker;
   }
 
-  request<T extends Request['type']>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+  /**
+   * A worker that exits on its own (a crash, an uncaught error, `process.exit`) is replaced after a
+   * backoff (backoff.ts); meanwhile requests wait rather than reach a worker with no folders open.
+   */
+  private scheduleRestart(exitCode: number): void {
+    const delay = this.backoff.next(Date.now() - this.startedAt);
+    this.restarts++;
+    const restarts = this.restarts;
+    this.log.warn(`restarting the engine worker in ${delay} ms (restart ${restarts})`);
+    this.lifecycle.fire({ type: 'crashed', exitCode, restartInMs: delay, restarts });
+    this.restarting = new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(this.restartTimer);
+        this.restartTimer = undefined;
+        this.restarting = undefined;
+        this.endRestart = undefined;
+        resolve();
+      };
+      this.endRestart = finish;
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        void this.reopen().finally(() => {
+          // The fresh worker may have died while opening: a newer restart then owns the gate, and
+          // whoever waited on this one loops on to wait for that one.
+          if (this.endRestart !== finish) return resolve();
+          finish();
+          if (this.disposed) return;
+          this.log.info(`engine worker restarted (restart ${restarts})`);
+          this.lifecycle.fire({ type: 'restarted', restarts });
+        });
+      }, delay);
+    });
+  }
+
+  private async reopen(): Promise<void> {
+    if (this.disposed || !this.lastOpen) return;
+    const opened = await this.send({ type: 'open', folders: this.lastOpen });
+    if (!opened.ok) this.log.error(`the restarted engine could not open the index: ${opened.error.message}`);
+  }
+
+  async request<T extends Request['type']>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+    while (this.restarting) await this.restarting;
+    return this.send(body);
+  }
+
+  private send<T extends Request['type']>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+    if (body.type === 'open') this.lastOpen = (body as unknown as RequestBody<'open'>).folders;
+    else if (body.type === 'close') this.lastOpen = undefined;
     const id = this.nextId++;
     const worker = this.start();
     return new Promise((resolve) => {
@@ -59,12 +127,18 @@ export class EngineClient implements vscode.Disposable {
     });
   }
 
+  /** For the integration tests only: makes the worker die of an uncaught error, as a bug would. */
+  crashWorkerForTest(): void {
+    this.worker?.postMessage({ type: 'crashForTest', id: this.nextId++ } satisfies ToWorker);
+  }
+
   /** Like `request`, but a newer search cancels this one, which then resolves as `cancelled`. */
-  search<T extends 'search' | 'similar'>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+  async search<T extends 'search' | 'similar'>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+    while (this.restarting) await this.restarting;
     if (this.currentSearch !== undefined) this.cancel(this.currentSearch);
     const id = this.nextId;
     this.currentSearch = id;
-    return this.request(body).finally(() => {
+    return this.send(body).finally(() => {
       if (this.currentSearch === id) this.currentSearch = undefined;
     });
   }
@@ -75,6 +149,8 @@ export class EngineClient implements vscode.Disposable {
 
   /** Closes every database and ends the worker; the next request starts a fresh one. */
   async stop(): Promise<void> {
+    // A restart still waiting is called off; the next request starts a fresh worker.
+    this.endRestart?.();
     const worker = this.worker;
     if (!worker) return;
     await Promise.race([this.request({ type: 'close' }), new Promise((r) => setTimeout(r, 5_000))]);
@@ -85,7 +161,9 @@ export class EngineClient implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     void this.stop();
     this.events.dispose();
+    this.lifecycle.dispose();
   }
 }

@@ -104,6 +104,9 @@ export function activate(context: vscode.ExtensionContext): void {
     command('fusedSearch.api.mcpServers', () => mcpServerSpecs(index, path.join(context.extensionPath, 'dist', 'cli.cjs'))),
     command('fusedSearch.api.stopEngine', () => client.stop()),
     command('fusedSearch.api.startEngine', () => index.start()),
+    command('fusedSearch.api.status', () => index.status),
+    // Test-only: kills the engine worker the way a bug would, to exercise the restart.
+    command('fusedSearch.api.crashWorkerForTest', () => client.crashWorkerForTest()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION) && !INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) return;
       settings = readSettings(log);

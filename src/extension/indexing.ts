@@ -21,6 +21,8 @@ export interface IndexState {
   /** The last error, shown in the status bar tooltip and in the panel. */
   error?: string;
   lastUpdate?: number;
+  /** How many times the engine worker died and was restarted in this session. */
+  restarts: number;
 }
 
 /** Watcher events are gathered this long before the worker hears of them (a checkout touches many files). */
@@ -31,7 +33,9 @@ export class IndexController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<IndexState>();
   readonly onDidChange = this.changed.event;
-  readonly state: IndexState = { phase: 'starting', percent: 0, stats: [] };
+  readonly state: IndexState = { phase: 'starting', percent: 0, stats: [], restarts: 0 };
+  /** A dead worker waits for its replacement (client.ts restarts it with a backoff). */
+  private restartPending = false;
   private specs: FolderSpec[] = [];
   private readonly statusItem: vscode.StatusBarItem;
   private pendingPaths = new Map<string, Set<string>>();
@@ -71,6 +75,19 @@ export class IndexController implements vscode.Disposable {
         } else {
           this.log.info(event.message);
         }
+      }),
+      client.onLifecycle((event) => {
+        if (event.type === 'crashed') {
+          this.restartPending = true;
+          this.state.restarts = event.restarts;
+          this.fail(`the engine stopped unexpectedly (exit code ${event.exitCode}); restarting it in ${(event.restartInMs / 1000).toFixed(1)} s`);
+          return;
+        }
+        this.restartPending = false;
+        this.state.error = undefined;
+        // The dead worker's sync or updates may not have finished: a sync reads only what changed.
+        if (this.paused) void this.refreshStats().then(() => this.setPhase('paused'));
+        else void this.syncAll();
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.onSaved(document.uri)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.restart('workspace folders changed')),
@@ -191,6 +208,11 @@ export class IndexController implements vscode.Disposable {
     }
   }
 
+  /** What the status bar shows (for tests). */
+  get status(): { text: string; tooltip: string } {
+    return { text: this.statusItem.text, tooltip: String(this.statusItem.tooltip ?? '') };
+  }
+
   get folders(): readonly FolderSpec[] {
     return this.specs;
   }
@@ -295,7 +317,7 @@ export class IndexController implements vscode.Disposable {
         item.text = `$(debug-pause) Fused: paused · ${chunks.toLocaleString('en-US')} chunks`;
         break;
       case 'error':
-        item.text = '$(error) Fused: error';
+        item.text = this.restartPending ? '$(sync~spin) Fused: restarting' : '$(error) Fused: error';
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         break;
       case 'ready':

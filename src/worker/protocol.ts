@@ -49,7 +49,12 @@ export type Request =
   /** The indexed chunks of one file, in line order (for the per-chunk CodeLens). */
   | { type: 'chunks'; id: number; folder: FolderId; path: string }
   | { type: 'stats'; id: number }
-  | { type: 'close'; id: number };
+  | { type: 'close'; id: number }
+  /**
+   * For the extension's integration tests only: the worker dies of an uncaught error, as a bug
+   * would, so the restart path can be tested. It touches no database; never answered.
+   */
+  | { type: 'crashForTest'; id: number };
 
 export interface Cancel {
   type: 'cancel';
@@ -100,6 +105,7 @@ export interface ResponseValues {
   chunks: ChunkOutline[];
   stats: FolderStats[];
   close: null;
+  crashForTest: never;
 }
 
 export type ErrorCode = 'cancelled' | 'unknown-folder' | 'bad-request' | 'failed';
@@ -118,7 +124,7 @@ export type WorkerEvent =
 
 export type FromWorker = Response | WorkerEvent;
 
-const REQUEST_TYPES = new Set(['open', 'sync', 'pause', 'rebuild', 'update', 'reloadRules', 'search', 'agentSearch', 'similar', 'chunks', 'stats', 'close']);
+const REQUEST_TYPES = new Set(['open', 'sync', 'pause', 'rebuild', 'update', 'reloadRules', 'search', 'agentSearch', 'similar', 'chunks', 'stats', 'close', 'crashForTest']);
 
 export function isToWorker(message: unknown): message is ToWorker {
   if (typeof message !== 'object' || message === null) return false;

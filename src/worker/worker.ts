@@ -311,6 +311,12 @@ async function handle(request: Request): Promise<unknown> {
     case 'close':
       for (const entry of [...folders.values()]) await closeFolder(entry);
       return null;
+    case 'crashForTest':
+      // Thrown outside the request's promise, so nothing catches it: the thread dies.
+      setImmediate(() => {
+        throw new Error('crashForTest: the engine worker was asked to crash');
+      });
+      return new Promise<never>(() => undefined);
   }
 }
 

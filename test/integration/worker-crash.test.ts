@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { suite, suiteSetup, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { IndexState } from '../../src/extension/indexing.ts';
+import type { SearchAnswer } from '../../src/worker/protocol.ts';
+
+const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
+const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
+const status = () => vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
+
+async function until<T>(what: string, probe: () => Thenable<T>, accept: (value: T) => boolean, ms = 5_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: never happened; last ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+suite('the engine worker dies', () => {
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
+    await waitForIndex();
+  });
+
+  test('a crashed worker is restarted, the status bar says so, and the next search works', async function () {
+    this.timeout(30_000);
+    const before = await waitForIndex();
+    assert.equal(before.phase, 'ready');
+    const restartsBefore = before.restarts; // the command hands back the live state object
+    await vscode.commands.executeCommand('fusedSearch.api.crashWorkerForTest');
+    const shown = await until('the status bar shows the restart', status, (s) => s.text.includes('restarting'));
+    assert.match(shown.tooltip, /stopped unexpectedly .*restarting it in 0\.5 s/);
+
+    const started = Date.now();
+    const answer = await search('kubernetes cluster');
+    assert.equal(answer?.results[0]?.path, 'guide.md', 'the first search after the crash is answered by the new worker');
+    assert.ok(Date.now() - started < 5_000, `answered ${Date.now() - started} ms after the crash was seen`);
+
+    const after = await until('the index is ready again', waitForIndex, (s) => s.phase === 'ready');
+    assert.equal(after.restarts, restartsBefore + 1);
+    assert.equal(after.error, undefined);
+    assert.doesNotMatch((await status()).text, /restarting|error/);
+  });
+
+  test('a second crash soon after the first waits longer before the restart', async function () {
+    this.timeout(30_000);
+    await waitForIndex();
+    await vscode.commands.executeCommand('fusedSearch.api.crashWorkerForTest');
+    const shown = await until('the status bar shows the restart', status, (s) => s.text.includes('restarting'));
+    assert.match(shown.tooltip, /restarting it in 1\.0 s/);
+    const answer = await search('reciprocal rank fusion');
+    assert.ok(answer && answer.results.length > 0);
+  });
+});
