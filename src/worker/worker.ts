@@ -19,6 +19,7 @@ import { Engine } from '../core/engine.ts';
 import { HEARTBEAT_MS, IndexLease } from '../core/index-lease.ts';
 import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { SearchOptionsInput } from '../core/options.ts';
+import { quote } from '../core/search/terms.ts';
 import type { SearchResult } from '../core/types.ts';
 import {
   isToWorker, type FolderId, type FolderResult, type FolderSpec, type FromWorker, type Request, type ResponseValues,
@@ -256,6 +257,8 @@ async function agentSearch(query: string, options: SearchOptionsInput, budgetByt
 
 /** Up to this many of a chunk's rarest words make the "find similar" query. */
 const SIMILAR_TERMS = 8;
+/** A word in this many chunks or more is not distinctive; counting stops there. */
+const SIMILAR_MAX_CHUNKS = 1_000;
 
 async function similar(id: number, entry: Folder, chunkId: number, options: SearchOptionsInput): Promise<SearchAnswer> {
   const chunk = entry.engine.chunk(chunkId);
@@ -263,8 +266,8 @@ async function similar(id: number, entry: Folder, chunkId: number, options: Sear
   const words = new Set((chunk.title + ' ' + chunk.text).toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []);
   // Distinctive: held by few chunks besides this one, but by more than this one alone.
   const scored = [...words]
-    .map((word) => ({ word, df: entry.engine.store.wordDocFreq(word) }))
-    .filter(({ df }) => df > 1)
+    .map((word) => ({ word, df: entry.engine.store.countMatches('porter', quote(word), SIMILAR_MAX_CHUNKS) }))
+    .filter(({ df }) => df > 1 && df < SIMILAR_MAX_CHUNKS)
     .sort((a, b) => a.df - b.df || a.word.localeCompare(b.word))
     .slice(0, SIMILAR_TERMS);
   const query = scored.map(({ word }) => word).join(' ') || chunk.title;

@@ -102,7 +102,6 @@ export class IndexStore {
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`),
       chunksOfFile: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.ord`),
-      wordDocFreq: db.prepare('SELECT doc FROM words_vocab WHERE term = ?').pluck(),
       hasWord: db.prepare("SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1").pluck(),
       vocabulary: db.prepare('SELECT term, doc FROM words_vocab').raw(),
       countChunks: db.prepare('SELECT count(*) FROM chunks').pluck(),
@@ -233,16 +232,11 @@ export class IndexStore {
   }
 
   /**
-   * Whether any chunk holds this unstemmed word. Unlike `wordDocFreq`, the cost does not grow
-   * with the word's frequency: the search asks this for every query piece.
+   * Whether any chunk holds this unstemmed word. A lookup, not a count (fts5vocab's counts walk
+   * the word's whole posting list): the search asks this for every query piece.
    */
   hasWord(word: string): boolean {
     return this.statements.hasWord.get(`"${word.replaceAll('"', '""')}"`) !== undefined;
-  }
-
-  /** Chunks holding an unstemmed word, as FTS5 counts them (walks the word's posting list). */
-  wordDocFreq(word: string): number {
-    return (this.statements.wordDocFreq.get(word) as number | undefined) ?? 0;
   }
 
   /** Every distinct word in the index with the number of chunks that hold it. */
