@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'mocha';
+import { workbench } from '../../scripts/vscode-host/workbench.ts';
+
+// test/fixtures/workspace/notes holds a file whose name, headings and text carry <script>,
+// <img onerror>, javascript: links and HTML entities. Had any of it been parsed as HTML, the
+// script would have set document.body.dataset.pwned (CSP aside: the test must fail on markup
+// injection even where the CSP would have stopped the script).
+const HOSTILE_NAME = `<img src=x onerror="document.body.dataset.pwned='name'">.md`;
+
+suite('the panel shows hostile file content as text', () => {
+  test('names, titles and text with <script>, <img onerror>, javascript: links and entities show literally, and nothing runs', async () => {
+    const { page, screenshot, commandPalette } = workbench();
+    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
+    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const query = view.locator('#query input');
+    await query.waitFor();
+    await query.fill('quokka xylophone');
+    const hostile = view.locator('.result', { has: view.locator(`button.open[title*="${'onerror='}"]`) });
+    await hostile.first().waitFor();
+    await screenshot('panel-hostile');
+
+    const list = view.locator('.result');
+    const text = (await list.allTextContents()).join('\n');
+    const snippets = (await list.locator('.snippet').allTextContents()).join('\n');
+    const seen = `; shown: ${JSON.stringify(text)}`;
+    assert.ok(text.includes(`<script>document.body.dataset.pwned='script'</script> Quokka &amp; xylophone`), `a <script> heading and &amp; show as their characters${seen}`);
+    assert.ok(text.includes(`<img src=x onerror="document.body.dataset.pwned='title'"> quokka &#60;b&#62; &quot;xylophone&quot;`), `an <img onerror> and entities in a heading show as their characters${seen}`);
+    assert.ok(snippets.includes('<img src=x onerror='), `an <img onerror> in the text shows as its characters${seen}`);
+    assert.ok(snippets.includes(`javascript:document.body.dataset.pwned=`), `a javascript: link shows as text${seen}`);
+    assert.ok(text.includes(`notes › ${HOSTILE_NAME}`), `the file name shows as written${seen}`);
+    const titles = await list.locator('button.open').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title') ?? ''));
+    assert.ok(titles.some((t) => t.includes(HOSTILE_NAME)), `the file name is shown as written; titles: ${JSON.stringify(titles)}`);
+
+    const page_ = await view.locator('body').evaluate((body) => ({
+      pwned: body.dataset.pwned ?? null,
+      images: body.ownerDocument.querySelectorAll('#app img').length,
+      appScripts: body.ownerDocument.querySelectorAll('#app script').length,
+      // The workbench adds a script of its own to every webview; none may come from file text.
+      fileScripts: [...body.ownerDocument.scripts].filter((s) => (s.textContent ?? '').includes('pwned')).length,
+      links: [...body.ownerDocument.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')),
+      onerror: body.ownerDocument.querySelectorAll('[onerror]').length,
+    }));
+    assert.equal(page_.pwned, null, 'no script from a file ran');
+    assert.equal(page_.images, 0, 'no <img> was made from file text');
+    assert.equal(page_.appScripts + page_.fileScripts, 0, 'no <script> was made from file text');
+    assert.deepEqual(page_.links, [], 'no link was made from file text');
+    assert.equal(page_.onerror, 0, 'no element carries an onerror attribute');
+  });
+});
