@@ -34,19 +34,36 @@ export type HostNotification =
   /** Fill the search box (Search Selection, tests) and run the query. */
   | { type: 'setQuery'; query: string };
 
+/** The longest query the panel may send; longer text is not a query anyone typed. */
+const MAX_QUERY_CHARS = 10_000;
+const KINDS = new Set(['', 'code', 'prose']);
+
+/**
+ * Checks a message from the webview before the host acts on it: the webview shows file text, so it
+ * is treated as untrusted. `open` carries only an index into the results the host itself holds (it
+ * can never name a path), and any extra field a message carries is refused rather than ignored.
+ */
 export function isViewCommand(message: unknown): message is ViewCommand {
-  if (typeof message !== 'object' || message === null) return false;
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
   const m = message as Record<string, unknown>;
+  const only = (...keys: string[]) => Object.keys(m).every((key) => key === 'type' || keys.includes(key));
   switch (m.type) {
     case 'ready':
-      return true;
+      return only();
     case 'search':
-      return typeof m.query === 'string' && typeof m.filters === 'object' && m.filters !== null;
+      return only('query', 'filters') && typeof m.query === 'string' && m.query.length <= MAX_QUERY_CHARS && isFilters(m.filters);
     case 'open':
-      return typeof m.index === 'number';
+      return only('index') && Number.isSafeInteger(m.index) && (m.index as number) >= 0;
     case 'index':
-      return m.action === 'rebuild' || m.action === 'pause' || m.action === 'resume';
+      return only('action') && (m.action === 'rebuild' || m.action === 'pause' || m.action === 'resume');
     default:
       return false;
   }
+}
+
+function isFilters(value: unknown): value is PanelFilters {
+  if (typeof value !== 'object' || value === null) return false;
+  const f = value as Record<string, unknown>;
+  return Object.keys(f).every((key) => key === 'path' || key === 'kind' || key === 'folder')
+    && typeof f.path === 'string' && typeof f.folder === 'string' && typeof f.kind === 'string' && KINDS.has(f.kind);
 }

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isViewCommand } from '../../src/extension/panel-protocol.ts';
+
+const filters = { path: '', kind: '', folder: '' };
+
+test('the messages the panel sends are accepted', () => {
+  assert.ok(isViewCommand({ type: 'ready' }));
+  assert.ok(isViewCommand({ type: 'search', query: 'content store', filters }));
+  assert.ok(isViewCommand({ type: 'search', query: 'x', filters: { path: 'src/**', kind: 'code', folder: 'file:///w/app' } }));
+  assert.ok(isViewCommand({ type: 'open', index: 0 }));
+  assert.ok(isViewCommand({ type: 'index', action: 'rebuild' }));
+});
+
+test('a webview cannot name a file to open: a path, outside the workspace or not, is refused', () => {
+  for (const path of ['/etc/passwd', '../../../.ssh/id_rsa', 'file:///etc/passwd', 'C:\\Windows\\win.ini']) {
+    assert.equal(isViewCommand({ type: 'open', path }), false, path);
+    assert.equal(isViewCommand({ type: 'open', index: 0, path }), false, `${path} beside an index`);
+    assert.equal(isViewCommand({ type: 'open', index: path }), false, `${path} as the index`);
+    assert.equal(isViewCommand({ type: 'open', index: 0, uri: path, absPath: path }), false, `${path} as uri/absPath`);
+  }
+});
+
+test('an open index must be a whole number of the results shown, not any number', () => {
+  for (const index of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, '0', null, {}]) {
+    assert.equal(isViewCommand({ type: 'open', index }), false, String(index));
+  }
+});
+
+test('malformed and unknown messages are refused', () => {
+  for (const message of [
+    null, undefined, 'open', 42, [], [{ type: 'ready' }],
+    { type: 'runCommand', command: 'workbench.action.terminal.new' },
+    { type: 'ready', command: 'x' },
+    { type: 'search', query: 42, filters },
+    { type: 'search', query: 'x' },
+    { type: 'search', query: 'x', filters: { ...filters, kind: 'binary' } },
+    { type: 'search', query: 'x', filters: { ...filters, folder: 7 } },
+    { type: 'search', query: 'x', filters: { ...filters, dbFile: '/tmp/evil.db' } },
+    { type: 'search', query: 'x'.repeat(10_001), filters },
+    { type: 'index', action: 'delete' },
+    { type: 'index', action: 'rebuild', folder: '/etc' },
+  ]) {
+    assert.equal(isViewCommand(message), false, JSON.stringify(message)?.slice(0, 80));
+  }
+});
