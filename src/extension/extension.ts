@@ -107,6 +107,11 @@ export function activate(context: vscode.ExtensionContext): void {
     command('fusedSearch.api.status', () => index.status),
     // Test-only: kills the engine worker the way a bug would, to exercise the restart.
     command('fusedSearch.api.crashWorkerForTest', () => client.crashWorkerForTest()),
+    // Trust lifts the restriction on the workspace's index settings (settings-parse.ts).
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      settings = readSettings(log);
+      void index.restart('the workspace is now trusted');
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION) && !INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) return;
       settings = readSettings(log);

@@ -1,84 +1,18 @@
-// Settings, parsed at the boundary: every value is checked, and an invalid one falls back to the
-// engine's default with a warning in the log. Defaults come from src/core/options.ts, the same
-// ones the manifest declares.
+// Reads the extension's settings from VS Code and hands them to settings-parse.ts, which checks
+// them (and applies the workspace-trust rule) without touching the vscode API.
 
 import * as vscode from 'vscode';
-import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../core/agent-output.ts';
-import { DEFAULT_INDEX_OPTIONS, DEFAULT_SEARCH_OPTIONS, type IndexOptions, type SearchOptionsInput } from '../core/options.ts';
-import type { FuzzyMode } from '../core/types.ts';
+import { parseSettings, SECTION, type Settings } from './settings-parse.ts';
 
-export const SECTION = 'fusedSearch';
-
-export interface Settings {
-  /** What the extension's own settings add to the index options (files.exclude etc. come per folder). */
-  index: IndexOptions;
-  search: SearchOptionsInput;
-  codeLens: { results: boolean; chunks: boolean };
-  /** Milliseconds between the last keystroke and the query. */
-  debounceMs: number;
-  /** UTF-8 bytes one answer of the language model tool may take. */
-  agentBudgetBytes: number;
-}
-
-/** Largest answer the language model tool may give, in bytes (the MCP server's ceiling too). */
-export const MAX_AGENT_BUDGET_BYTES = 256 * 1024;
-
-const FUZZY_MODES: readonly FuzzyMode[] = ['unknown-words', 'empty', 'off'];
+export { MAX_AGENT_BUDGET_BYTES, parseSettings, RESTRICTED_KEYS, SECTION, type Settings, type SettingsSource } from './settings-parse.ts';
 
 export function readSettings(log: vscode.LogOutputChannel, scope?: vscode.Uri): Settings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
-  const warn = (key: string, value: unknown, fallback: unknown) =>
-    log.warn(`setting ${SECTION}.${key} = ${JSON.stringify(value)} is invalid; using ${JSON.stringify(fallback)}`);
-
-  const int = (key: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
-    const value = config.get<unknown>(key, fallback);
-    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-    warn(key, value, fallback);
-    return fallback;
-  };
-  const num = (key: string, fallback: number, min: number): number => {
-    const value = config.get<unknown>(key, fallback);
-    if (typeof value === 'number' && Number.isFinite(value) && value >= min) return value;
-    warn(key, value, fallback);
-    return fallback;
-  };
-  const bool = (key: string, fallback: boolean): boolean => {
-    const value = config.get<unknown>(key, fallback);
-    if (typeof value === 'boolean') return value;
-    warn(key, value, fallback);
-    return fallback;
-  };
-  const globs = (key: string): string[] => {
-    const value = config.get<unknown>(key, []);
-    if (Array.isArray(value) && value.every((g) => typeof g === 'string')) return value.filter((g) => g.trim() !== '');
-    warn(key, value, []);
-    return [];
-  };
-  const fuzzyValue = config.get<unknown>('fuzzy', DEFAULT_SEARCH_OPTIONS.fuzzy);
-  const fuzzy = FUZZY_MODES.includes(fuzzyValue as FuzzyMode) ? (fuzzyValue as FuzzyMode) : (warn('fuzzy', fuzzyValue, DEFAULT_SEARCH_OPTIONS.fuzzy), DEFAULT_SEARCH_OPTIONS.fuzzy);
-
-  return {
-    index: {
-      include: globs('include'),
-      exclude: globs('exclude'),
-      maxFileBytes: int('maxFileBytes', DEFAULT_INDEX_OPTIONS.maxFileBytes, 1),
-      chunkMaxBytes: int('chunkMaxBytes', DEFAULT_INDEX_OPTIONS.chunkMaxBytes, 256),
-    },
-    search: {
-      limit: int('limit', DEFAULT_SEARCH_OPTIONS.limit, 1, 500),
-      rrfK: num('rrfK', DEFAULT_SEARCH_OPTIONS.rrfK, 0),
-      listWeights: {
-        porter: num('weights.porter', DEFAULT_SEARCH_OPTIONS.listWeights.porter, 0),
-        trigram: num('weights.trigram', DEFAULT_SEARCH_OPTIONS.listWeights.trigram, 0),
-      },
-      candidateDepth: int('candidateDepth', DEFAULT_SEARCH_OPTIONS.candidateDepth, 0),
-      rerankWindow: int('rerankWindow', DEFAULT_SEARCH_OPTIONS.rerankWindow, 0),
-      fuzzy,
-    },
-    codeLens: { results: bool('codeLens.results', true), chunks: bool('codeLens.chunks', false) },
-    debounceMs: int('debounceMs', 60, 0, 2000),
-    agentBudgetBytes: int('agent.budgetBytes', DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES),
-  };
+  return parseSettings(
+    { get: (key) => config.get<unknown>(key), inspect: (key) => config.inspect<unknown>(key) },
+    vscode.workspace.isTrusted,
+    (message) => log.warn(message),
+  );
 }
 
 /**

@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_INDEX_OPTIONS } from '../../src/core/options.ts';
+import { parseSettings, RESTRICTED_KEYS, type SettingsSource } from '../../src/extension/settings-parse.ts';
+
+/** A source with a user layer and a workspace layer on top of it, as VS Code resolves them. */
+function source(user: Record<string, unknown>, workspace: Record<string, unknown>): SettingsSource {
+  return {
+    get: (key) => workspace[key] ?? user[key],
+    inspect: (key) => ({ globalValue: user[key] }),
+  };
+}
+
+const workspace = { include: ['../../**', '/home/**'], exclude: [], maxFileBytes: 2 ** 40, chunkMaxBytes: 10_000_000, limit: 25, fuzzy: 'off' };
+
+test('in an untrusted workspace, the workspace cannot change what is read into the index or how it is stored', () => {
+  const warnings: string[] = [];
+  const s = parseSettings(source({}, workspace), false, (m) => warnings.push(m));
+  assert.deepEqual(s.index, { include: [], exclude: [], maxFileBytes: DEFAULT_INDEX_OPTIONS.maxFileBytes, chunkMaxBytes: DEFAULT_INDEX_OPTIONS.chunkMaxBytes });
+  assert.deepEqual(warnings, []);
+});
+
+test('in an untrusted workspace the user\'s own values for those settings still apply', () => {
+  const s = parseSettings(source({ exclude: ['vendor/**'], maxFileBytes: 4096 }, workspace), false, () => undefined);
+  assert.deepEqual(s.index.exclude, ['vendor/**']);
+  assert.equal(s.index.maxFileBytes, 4096);
+  assert.deepEqual(s.index.include, []);
+});
+
+test('in an untrusted workspace, settings that only shape a search still come from the workspace', () => {
+  const s = parseSettings(source({}, workspace), false, () => undefined);
+  assert.equal(s.search.limit, 25);
+  assert.equal(s.search.fuzzy, 'off');
+});
+
+test('in a trusted workspace the workspace\'s values apply, checked like any other', () => {
+  const warnings: string[] = [];
+  const s = parseSettings(source({}, workspace), true, (m) => warnings.push(m));
+  assert.deepEqual(s.index.include, ['../../**', '/home/**']);
+  assert.equal(s.index.maxFileBytes, 2 ** 40);
+  assert.equal(s.index.chunkMaxBytes, 10_000_000);
+  assert.deepEqual(warnings, []);
+});
+
+test('the restricted keys are the ones the manifest restricts', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  };
+  assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.sort(), [...RESTRICTED_KEYS].map((k) => `fusedSearch.${k}`).sort());
+});
+
+test('an invalid value falls back to the default with a warning', () => {
+  const warnings: string[] = [];
+  const s = parseSettings(source({ maxFileBytes: -1, include: 'src' }, {}), true, (m) => warnings.push(m));
+  assert.equal(s.index.maxFileBytes, DEFAULT_INDEX_OPTIONS.maxFileBytes);
+  assert.deepEqual(s.index.include, []);
+  assert.equal(warnings.length, 2);
+});
