@@ -41,11 +41,25 @@ suite('the panel shows hostile file content as text', () => {
       fileScripts: [...body.ownerDocument.scripts].filter((s) => (s.textContent ?? '').includes('pwned')).length,
       links: [...body.ownerDocument.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')),
       onerror: body.ownerDocument.querySelectorAll('[onerror]').length,
+      csp: body.ownerDocument.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
     }));
     assert.equal(page_.pwned, null, 'no script from a file ran');
     assert.equal(page_.images, 0, 'no <img> was made from file text');
     assert.equal(page_.appScripts + page_.fileScripts, 0, 'no <script> was made from file text');
     assert.deepEqual(page_.links, [], 'no link was made from file text');
     assert.equal(page_.onerror, 0, 'no element carries an onerror attribute');
+
+    // The policy behind all this: nothing by default, and scripts only with the nonce (no host, no inline).
+    const policy = new Map<string, string[]>();
+    for (const directive of page_.csp.split(';')) {
+      const [name, ...values] = directive.trim().split(/\s+/);
+      if (name) policy.set(name, values);
+    }
+    assert.deepEqual(policy.get('default-src'), ["'none'"], page_.csp);
+    const scriptSrc = policy.get('script-src') ?? [];
+    assert.equal(scriptSrc.length, 1, page_.csp);
+    assert.match(scriptSrc[0] ?? '', /^'nonce-[A-Za-z0-9+/=]{16,}'$/);
+    // Other directives name only the webview's own resource origin (webview.cspSource).
+    assert.doesNotMatch(page_.csp, /'unsafe-eval'|data:|http:/, 'no eval, data: or plain http sources');
   });
 });
