@@ -127,9 +127,9 @@ export class EngineClient implements vscode.Disposable {
     });
   }
 
-  /** For the integration tests only: makes the worker die of an uncaught error, as a bug would. */
-  crashWorkerForTest(): void {
-    this.worker?.postMessage({ type: 'crashForTest', id: this.nextId++ } satisfies ToWorker);
+  /** For the integration tests only: makes the worker die as a bug would (protocol.ts). */
+  crashWorkerForTest(how: 'throw' | 'exit' = 'throw'): void {
+    this.worker?.postMessage({ type: 'crashForTest', id: this.nextId++, how: how === 'exit' ? 'exit' : 'throw' } satisfies ToWorker);
   }
 
   /** Like `request`, but a newer search cancels this one, which then resolves as `cancelled`. */

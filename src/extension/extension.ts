@@ -106,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('fusedSearch.api.startEngine', () => index.start()),
     command('fusedSearch.api.status', () => index.status),
     // Test-only: kills the engine worker the way a bug would, to exercise the restart.
-    command('fusedSearch.api.crashWorkerForTest', () => client.crashWorkerForTest()),
+    command('fusedSearch.api.crashWorkerForTest', (how?: 'throw' | 'exit') => client.crashWorkerForTest(how)),
     // Trust lifts the restriction on the workspace's index settings (settings-parse.ts).
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       settings = readSettings(log);

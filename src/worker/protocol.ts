@@ -51,10 +51,11 @@ export type Request =
   | { type: 'stats'; id: number }
   | { type: 'close'; id: number }
   /**
-   * For the extension's integration tests only: the worker dies of an uncaught error, as a bug
-   * would, so the restart path can be tested. It touches no database; never answered.
+   * For the extension's integration tests only: the worker dies as a bug would (`throw`: an
+   * uncaught error; `exit`: `process.exit(0)`, which ends only the thread), so the restart path
+   * can be tested. It touches no database; never answered.
    */
-  | { type: 'crashForTest'; id: number };
+  | { type: 'crashForTest'; id: number; how: 'throw' | 'exit' };
 
 export interface Cancel {
   type: 'cancel';

@@ -315,8 +315,9 @@ async function handle(request: Request): Promise<unknown> {
       for (const entry of [...folders.values()]) await closeFolder(entry);
       return null;
     case 'crashForTest':
-      // Thrown outside the request's promise, so nothing catches it: the thread dies.
+      // Outside the request's promise, so nothing catches it: the thread dies.
       setImmediate(() => {
+        if (request.how === 'exit') process.exit(0);
         throw new Error('crashForTest: the engine worker was asked to crash');
       });
       return new Promise<never>(() => undefined);

@@ -45,12 +45,13 @@ suite('the engine worker dies', () => {
     assert.doesNotMatch((await status()).text, /restarting|error/);
   });
 
-  test('a second crash soon after the first waits longer before the restart', async function () {
+  test('a worker that calls process.exit soon after the first crash is restarted too, after a longer wait', async function () {
     this.timeout(30_000);
     await waitForIndex();
-    await vscode.commands.executeCommand('fusedSearch.api.crashWorkerForTest');
+    await vscode.commands.executeCommand('fusedSearch.api.crashWorkerForTest', 'exit');
     const shown = await until('the status bar shows the restart', status, (s) => s.text.includes('restarting'));
     assert.match(shown.tooltip, /restarting it in 1\.0 s/);
+    assert.match(shown.tooltip, /exit code 0/);
     const answer = await search('reciprocal rank fusion');
     assert.ok(answer && answer.results.length > 0);
   });
