@@ -49,6 +49,12 @@ export interface LeaseOptions {
   now?: () => number;
   /** For tests: whether a process on this host is running. */
   pidAlive?: (pid: number) => boolean;
+  /**
+   * At most one holder of this kind runs in this process at a time (the extension's worker thread):
+   * a claim of the same kind from this pid is then a predecessor that died, taken over at once
+   * instead of after LEASE_TTL_MS. Off by default: two CLI runs in one test process may coexist.
+   */
+  onePerProcess?: boolean;
 }
 
 export class IndexLease {
@@ -57,6 +63,7 @@ export class IndexLease {
   private readonly kind: string;
   private readonly now: () => number;
   private readonly pidAlive: (pid: number) => boolean;
+  private readonly onePerProcess: boolean;
   private since = 0;
 
   constructor(store: IndexStore, options: LeaseOptions) {
@@ -64,6 +71,7 @@ export class IndexLease {
     this.kind = options.kind;
     this.now = options.now ?? Date.now;
     this.pidAlive = options.pidAlive ?? processAlive;
+    this.onePerProcess = options.onePerProcess ?? false;
   }
 
   /** Claims the lease if it is free, abandoned or already ours. */
@@ -112,6 +120,7 @@ export class IndexLease {
   private isLive(holder: LeaseHolder): boolean {
     if (this.now() - holder.heartbeatAt > LEASE_TTL_MS) return false;
     if (holder.host === os.hostname() && !this.pidAlive(holder.pid)) return false;
+    if (this.onePerProcess && holder.kind === this.kind && holder.host === os.hostname() && holder.pid === process.pid) return false;
     return true;
   }
 }

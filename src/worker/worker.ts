@@ -128,7 +128,7 @@ async function open(specs: FolderSpec[]): Promise<ResponseValues['open']> {
     const engine = await Engine.open({ root: spec.root, dbFile: spec.dbFile, index: spec.index });
     notices.push(...engine.notices.splice(0));
     if (engine.stats().files === 0) empty.push(spec.id);
-    const entry: Folder = { spec, engine, writes: Promise.resolve(), lease: new IndexLease(engine.store, { kind: 'vscode' }), leaseHeld: false };
+    const entry: Folder = { spec, engine, writes: Promise.resolve(), lease: new IndexLease(engine.store, { kind: 'vscode', onePerProcess: true }), leaseHeld: false };
     heartbeat(entry);
     folders.set(spec.id, entry);
   }

@@ -65,3 +65,17 @@ test('the holder can publish indexing progress for readers', () => {
   a.close();
   b.close();
 });
+
+test('a worker restarted in the same process takes over its dead predecessor\'s lease at once', () => {
+  const [a, b] = twoConnections();
+  const now = 1_000_000;
+  const dead = new IndexLease(a, { kind: 'vscode', now: () => now, onePerProcess: true });
+  assert.deepEqual(dead.tryAcquire(), { acquired: true });
+  // The dead worker never released it; its heartbeat is fresh and its pid (ours) is alive.
+  const restarted = new IndexLease(b, { kind: 'vscode', now: () => now, onePerProcess: true });
+  assert.deepEqual(restarted.tryAcquire(), { acquired: true });
+  const other = new IndexLease(a, { kind: 'mcp', now: () => now });
+  assert.equal(other.tryAcquire().acquired, false, 'another kind in the same process still waits');
+  a.close();
+  b.close();
+});
