@@ -10,6 +10,8 @@ type RequestBody<T extends Request['type']> = Omit<Extract<Request, { type: T }>
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
 
+const STOPPED = { ok: false, error: { code: 'cancelled', message: 'the engine stopped' } } as const;
+
 /** What the client says about a worker that died without being asked to stop. */
 export type WorkerLifecycle =
   | { type: 'crashed'; exitCode: number; restartInMs: number; restarts: number }
@@ -113,6 +115,8 @@ export class EngineClient implements vscode.Disposable {
 
   async request<T extends Request['type']>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
     while (this.restarting) await this.restarting;
+    // Disposed while waiting for a restart: no new worker after deactivation.
+    if (this.disposed) return STOPPED;
     return this.send(body);
   }
 
@@ -135,6 +139,7 @@ export class EngineClient implements vscode.Disposable {
   /** Like `request`, but a newer search cancels this one, which then resolves as `cancelled`. */
   async search<T extends 'search' | 'similar'>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
     while (this.restarting) await this.restarting;
+    if (this.disposed) return STOPPED;
     if (this.currentSearch !== undefined) this.cancel(this.currentSearch);
     const id = this.nextId;
     this.currentSearch = id;
@@ -153,7 +158,7 @@ export class EngineClient implements vscode.Disposable {
     this.endRestart?.();
     const worker = this.worker;
     if (!worker) return;
-    await Promise.race([this.request({ type: 'close' }), new Promise((r) => setTimeout(r, 5_000))]);
+    await Promise.race([this.send({ type: 'close' }), new Promise((r) => setTimeout(r, 5_000))]);
     this.worker = undefined;
     await worker.terminate();
     for (const settle of this.pending.values()) settle({ ok: false, error: { code: 'cancelled', message: 'the engine stopped' } });
