@@ -11,7 +11,7 @@
 // is `<label>: N passed, N failed`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
-  appendFileSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync,
+  appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,14 @@ const scratch = mkdtempSync(join(tmpdir(), 'fused-search-vscode-'));
 // Tests (and the extension's index) write into the workspace: each run gets a fresh copy.
 const workspaceDir = join(scratch, 'workspace');
 cpSync(resolve(args.workspace), workspaceDir, { recursive: true });
+// Some fixture names cannot be checked out everywhere (`<`, `>` and `"` on Windows): the repository
+// keeps them under safe names, and `<workspace>.renames.json` maps each safe path to the real one.
+const renames = `${resolve(args.workspace)}.renames.json`;
+if (existsSync(renames)) {
+  for (const [safe, real] of Object.entries(JSON.parse(readFileSync(renames, 'utf8')) as Record<string, string>)) {
+    renameSync(join(workspaceDir, safe), join(workspaceDir, real));
+  }
+}
 // The extension host inherits code-server's environment, and so learns where to write its counts.
 const resultsFile = join(scratch, 'results.json');
 const serverLog = join(resultsDir, 'code-server.log');

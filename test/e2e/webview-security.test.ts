@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 
-// test/fixtures/workspace/notes holds a file whose name, headings and text carry <script>,
-// <img onerror>, javascript: links and HTML entities. Had any of it been parsed as HTML, the
+// test/fixtures/workspace/notes holds a file whose name (given by workspace.renames.json, since
+// Windows cannot check it out), headings and text carry <script>, <img onerror>, javascript:
+// links and HTML entities. Had any of it been parsed as HTML, the
 // script would have set document.body.dataset.pwned (CSP aside: the test must fail on markup
 // injection even where the CSP would have stopped the script).
 const HOSTILE_NAME = `<img src=x onerror="document.body.dataset.pwned='name'">.md`;
