@@ -140,3 +140,11 @@ test('every result explains itself: list ranks, BM25, RRF contributions, proximi
   assert.match(result.snippet.slice(start, end), /retry|policy/i);
   store.close();
 });
+
+test('a pasted word too long to be a typo is not corrected, and the vocabulary is not even built', () => {
+  const store = storeWith({ 'a.ts': [{ text: 'const short = 1;' }] });
+  const context = { store, vocabulary: () => assert.fail('the vocabulary was built for a pasted word') };
+  const response = search(context, 'x'.repeat(200));
+  assert.deepEqual(response.corrections, []);
+  store.close();
+});
