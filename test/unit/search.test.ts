@@ -148,3 +148,11 @@ test('a pasted word too long to be a typo is not corrected, and the vocabulary i
   assert.deepEqual(response.corrections, []);
   store.close();
 });
+
+test('a letter under an overlay mark and a pasted a_a_a_… identifier are searched without an exception', () => {
+  const store = storeWith({ 'a.ts': [{ text: 'const kmalloc_wrapper = a_a_a;' }] });
+  const context = contextFor(store);
+  assert.ok(Array.isArray(search(context, 'k\u0336\u0334m\u0337a\u0335lloc').results));
+  assert.equal(search(context, 'a_'.repeat(5000)).results[0]?.path, 'a.ts');
+  store.close();
+});

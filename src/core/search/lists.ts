@@ -26,9 +26,19 @@ interface Token {
 /** Words longer than this are matched by their beginning: nobody types more of one. */
 const MAX_TRIGRAM_CHARS = 48;
 
+/**
+ * A whole word of more tokens than this is searched by its pieces only: as a phrase it would make
+ * FTS5 line up that many posting lists (a pasted `a_a_a_…` took seconds on the Linux tree).
+ */
+const MAX_PHRASE_TOKENS = 8;
+
 export function porterList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
   // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
-  const groups = terms.words.map((word) => [...new Set(word.parts.length === 1 ? word.parts : [word.whole, ...word.parts])].map(quote));
+  const groups = terms.words.map((word) => {
+    const tokens = word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean).length;
+    const withWhole = word.parts.length > 1 && tokens <= MAX_PHRASE_TOKENS;
+    return [...new Set(withWhole ? [word.whole, ...word.parts] : word.parts)].map(quote);
+  });
   return rankedList(store, 'porter', groups, depth, titleWeight);
 }
 

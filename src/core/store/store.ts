@@ -236,7 +236,13 @@ export class IndexStore {
    * the word's whole posting list): the search asks this for every query piece.
    */
   hasWord(word: string): boolean {
-    return this.statements.hasWord.get(`"${word.replaceAll('"', '""')}"`) !== undefined;
+    try {
+      return this.statements.hasWord.get(`"${word.replaceAll('"', '""')}"`) !== undefined;
+    } catch {
+      // The tokenizer split the word in two (a letter under an overlay mark), and a phrase is
+      // more than a detail=none table answers. Such a word is no typo a correction could fix.
+      return true;
+    }
   }
 
   /** Every distinct word in the index with the number of chunks that hold it. */
