@@ -7,7 +7,7 @@
 // phrases, then a sample of the most selective conjunction, and only then a sample of everything.
 
 import type { FtsTable, IndexStore, ListRow } from '../store/store.ts';
-import { quote, type QueryTerms } from './terms.ts';
+import { quote, type QueryTerms, type QueryWord } from './terms.ts';
 
 /** An index of at most this many chunks is always scored whole: its posting lists are short. */
 const SMALL_INDEX_CHUNKS = 20_000;
@@ -32,11 +32,15 @@ const MAX_TRIGRAM_CHARS = 48;
  */
 const MAX_PHRASE_TOKENS = 8;
 
+/** Whether a word's whole is short enough to search as one Porter phrase. */
+function wholeIsPhrase(word: QueryWord): boolean {
+  return word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean).length <= MAX_PHRASE_TOKENS;
+}
+
 export function porterList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
   // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
   const groups = terms.words.map((word) => {
-    const tokens = word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean).length;
-    const withWhole = word.parts.length > 1 && tokens <= MAX_PHRASE_TOKENS;
+    const withWhole = word.parts.length > 1 && wholeIsPhrase(word);
     return [...new Set(withWhole ? [word.whole, ...word.parts] : word.parts)].map(quote);
   });
   return rankedList(store, 'porter', groups, depth, titleWeight);
@@ -49,7 +53,7 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
  * index cannot already answer with a full list of candidates.
  */
 export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
-  const words = store.size <= SMALL_INDEX_CHUNKS ? terms.words : terms.words.filter((word) => store.countMatches('porter', quote(word.whole), depth) < depth);
+  const words = store.size <= SMALL_INDEX_CHUNKS ? terms.words : terms.words.filter((word) => store.countMatches('porter', wholeIsPhrase(word) ? quote(word.whole) : word.parts.map(quote).join(' AND '), depth) < depth);
   const groups = words
     .map((word) => {
       // The trigram table indexes words, not text: a dotted path can only match piece by piece.
