@@ -1,33 +1,17 @@
 // Which files the crawl keeps: ignore files with git's semantics, the caller's globs, and the
 // path filter that must agree with the walk for single-file updates.
 
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { treeMaker } from './helpers/temp-tree.ts';
 import { crawl, createPathFilter, type CrawlOptions } from '../../src/core/crawl/index.ts';
 
 const OPTIONS: CrawlOptions = { include: [], exclude: [], maxFileBytes: 1024 * 1024 };
 
-/** Deleted at the end; a test that locks a folder unlocks it, so a non-root run can delete it too. */
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
-
-/** Creates files (parents included) from `relPath -> content`; returns the root. */
-function makeTree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-rules-'));
-  roots.push(root);
-  for (const [relPath, content] of Object.entries(files)) {
-    const absPath = path.join(root, relPath);
-    fs.mkdirSync(path.dirname(absPath), { recursive: true });
-    fs.writeFileSync(absPath, content);
-  }
-  return root;
-}
+const makeTree = treeMaker('crawl-rules-');
 
 async function crawledFiles(root: string, options: Partial<CrawlOptions> = {}): Promise<string[]> {
   const files: string[] = [];

@@ -1,32 +1,18 @@
 // The walk on real folders: order, odd names, sizes, symlinks, files and folders that change or
 // vanish under it, unreadable folders, cancellation.
 
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { treeMaker } from './helpers/temp-tree.ts';
 import { crawl, readTextFile, type CrawlEntry, type CrawlOptions } from '../../src/core/crawl/index.ts';
 
 const OPTIONS: CrawlOptions = { include: [], exclude: [], maxFileBytes: 1024 * 1024 };
 
-/** Deleted at the end; a test that locks a folder unlocks it, so a non-root run can delete it too. */
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
-
-function makeTree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-walk-'));
-  roots.push(root);
-  for (const [relPath, content] of Object.entries(files)) {
-    const absPath = path.join(root, relPath);
-    fs.mkdirSync(path.dirname(absPath), { recursive: true });
-    fs.writeFileSync(absPath, content);
-  }
-  return root;
-}
+const makeTree = treeMaker('crawl-walk-');
 
 async function collect(root: string, options: Partial<CrawlOptions> = {}): Promise<CrawlEntry[]> {
   const entries: CrawlEntry[] = [];
