@@ -9,19 +9,19 @@ export interface Scores {
   recall100: number;
 }
 
-export function ndcgAt(ranked: readonly string[], judged: Judgments, k: number): number {
+function ndcgAt(ranked: readonly string[], judged: Judgments, k: number): number {
   const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + (judged.get(id) ?? 0) / Math.log2(i + 2), 0);
   const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k);
   const idcg = ideal.reduce((sum, grade, i) => sum + grade / Math.log2(i + 2), 0);
   return idcg === 0 ? 0 : dcg / idcg;
 }
 
-export function mrrAt(ranked: readonly string[], judged: Judgments, k: number): number {
+function mrrAt(ranked: readonly string[], judged: Judgments, k: number): number {
   const index = ranked.slice(0, k).findIndex((id) => (judged.get(id) ?? 0) > 0);
   return index === -1 ? 0 : 1 / (index + 1);
 }
 
-export function recallAt(ranked: readonly string[], judged: Judgments, k: number): number {
+function recallAt(ranked: readonly string[], judged: Judgments, k: number): number {
   const relevant = [...judged.values()].filter((g) => g > 0).length;
   if (relevant === 0) return 0;
   return ranked.slice(0, k).filter((id) => (judged.get(id) ?? 0) > 0).length / relevant;

@@ -87,7 +87,7 @@ function sumOver(terms: Set<number>, weights: readonly number[]): number {
  * Length in characters of the shortest stretch of text holding at least one occurrence of each
  * of `terms`, or null if there is none. Classic minimum window over occurrences in text order.
  */
-export function tightestSpan(occurrences: Occurrence[], terms: Set<number>): number | null {
+function tightestSpan(occurrences: Occurrence[], terms: Set<number>): number | null {
   const relevant = occurrences.filter((o) => terms.has(o.term));
   const counts = new Map<number, number>();
   let best: number | null = null;
@@ -109,7 +109,7 @@ export function tightestSpan(occurrences: Occurrence[], terms: Set<number>): num
 }
 
 /** Which of the query's consecutive piece pairs (i, i+1) occur in that order, close together. */
-export function inOrderPairs(occurrences: Occurrence[], terms: number): number[] {
+function inOrderPairs(occurrences: Occurrence[], terms: number): number[] {
   const found: number[] = [];
   for (let term = 0; term + 1 < terms; term++) {
     let lastEnd = -Infinity;
