@@ -156,3 +156,31 @@ test('a letter under an overlay mark and a pasted a_a_a_… identifier are searc
   assert.equal(search(context, 'a_'.repeat(5000)).results[0]?.path, 'a.ts');
   store.close();
 });
+
+test('on an index too big to score whole, a half-typed identifier is found by substring even when its parts are common', () => {
+  // Past 20,000 chunks the lists stop scoring every match and the trigram list only searches what
+  // the Porter list cannot answer; this is that path.
+  const files: Record<string, Array<{ text: string }>> = {};
+  for (let f = 0; f < 700; f++) {
+    files[`drivers/file${f}.c`] = Array.from({ length: 30 }, (_, c) => ({ text: `register the device ${f} queue ${c}: register_driver(dev${f}_${c});` }));
+  }
+  files['net/core/dev.c'] = [{ title: 'register_netdevice_notifier', text: 'int register_netdevice_notifier(struct notifier_block *nb) { return 0; }' }];
+  const store = storeWith(files);
+  assert.ok(store.size > 20_000);
+  const { results } = search(contextFor(store), 'register_netdev');
+  assert.equal(results[0]?.path, 'net/core/dev.c');
+  assert.ok(results[0]!.explain.trigram, 'found by the trigram list');
+  store.close();
+});
+
+test('a last word still being typed is matched by the Porter list as a prefix', () => {
+  const store = storeWith({
+    'lock.c': [{ title: 'take_lock', text: 'spin_lock_irqsave(&dev->lock, flags); counter++;' }],
+    'other.c': [{ title: 'spin', text: 'spin the wheel; lock the door' }],
+  });
+  const { results } = search(contextFor(store), 'spin_lock_irqsa');
+  assert.equal(results[0]?.path, 'lock.c');
+  assert.equal(results[0]!.explain.porter?.rank, 1, 'the Porter list found the half-typed word');
+  assert.deepEqual(search(contextFor(store), 'spin_lock_irqsa').corrections, [], 'a word being typed is not "corrected"');
+  store.close();
+});

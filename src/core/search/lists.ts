@@ -37,28 +37,48 @@ function wholeIsPhrase(word: QueryWord): boolean {
   return word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean).length <= MAX_PHRASE_TOKENS;
 }
 
+/**
+ * A query's last piece that the Porter index has never seen is most likely a word still being
+ * typed (`spin_lock_irqsa`), so the Porter list matches it as a prefix. Shorter pieces are left
+ * alone: `con*` alone expands to thousands of indexed terms on a big tree.
+ */
+const MIN_PREFIX_CHARS = 4;
+
 export function porterList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
+  const typing = unfinishedPiece(store, terms);
   // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
   const groups = terms.words.map((word) => {
     const withWhole = word.parts.length > 1 && wholeIsPhrase(word);
-    return [...new Set(withWhole ? [word.whole, ...word.parts] : word.parts)].map(quote);
+    const phrases = [...new Set(withWhole ? [word.whole, ...word.parts] : word.parts)].map(quote);
+    if (word !== terms.words.at(-1) || typing === undefined) return phrases;
+    return phrases.map((phrase) => (phrase.endsWith(`${typing}"`) ? `${phrase}*` : phrase));
   });
   return rankedList(store, 'porter', groups, depth, titleWeight);
+}
+
+function unfinishedPiece(store: IndexStore, terms: QueryTerms): string | undefined {
+  const piece = terms.words.at(-1)?.parts.at(-1);
+  if (piece === undefined || [...piece].length < MIN_PREFIX_CHARS || /^\p{N}+$/u.test(piece)) return undefined;
+  return store.countMatches('porter', quote(piece), 1) === 0 ? piece : undefined;
 }
 
 /**
  * Substring matching is the trigram list's gift: half-typed words, `alloc` inside `kmalloc`. On a
  * big index it is also its cost — a phrase of trigrams intersects long posting lists (50–100 ms
- * for three common words on the Linux tree) — so there it only searches the words the Porter
- * index cannot already answer with a full list of candidates.
+ * for three common words on the Linux tree) — so there it only searches what the Porter index
+ * cannot already answer with a full list of candidates: of `fts_porter`, the whole and `fts` when
+ * `porter` alone is common.
  */
 export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
-  const words = store.size <= SMALL_INDEX_CHUNKS ? terms.words : terms.words.filter((word) => store.countMatches('porter', wholeIsPhrase(word) ? quote(word.whole) : word.parts.map(quote).join(' AND '), depth) < depth);
-  const groups = words
+  const small = store.size <= SMALL_INDEX_CHUNKS;
+  const answered = (phrase: string) => !small && store.countMatches('porter', phrase, depth) >= depth;
+  const groups = terms.words
+    .filter((word) => !answered(wholeIsPhrase(word) ? quote(word.whole) : word.parts.map(quote).join(' AND ')))
     .map((word) => {
       // The trigram table indexes words, not text: a dotted path can only match piece by piece.
-      const candidates = /^[\p{L}\p{M}\p{N}_]+$/u.test(word.whole) ? [word.whole, ...word.parts] : word.parts;
-      const substrings = candidates.map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
+      const whole = /^[\p{L}\p{M}\p{N}_]+$/u.test(word.whole) ? [word.whole] : [];
+      const parts = word.parts.length > 1 ? word.parts.filter((part) => !answered(quote(part))) : word.parts;
+      const substrings = [...whole, ...parts].map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
       return [...new Set(substrings)].map(quote);
     })
     .filter((group) => group.length > 0);
