@@ -104,7 +104,7 @@ test('FTS5 syntax, emoji, empty and huge queries return results or an empty list
 });
 
 test('filters apply before the cut, so a filtered search still fills its page', () => {
-  const files: Record<string, Array<{ text: string }>> = {};
+  const files: Record<string, Array<{ title?: string; text: string }>> = {};
   for (let i = 0; i < 30; i++) files[`docs/guide${i}.md`] = [{ text: `timeout handling explained ${i}` }];
   for (let i = 0; i < 6; i++) files[`src/net${i}.ts`] = [{ text: `const timeout = ${i}; // handling ${filler(10)}` }];
   const store = storeWith(files);
@@ -160,7 +160,7 @@ test('a letter under an overlay mark and a pasted a_a_a_… identifier are searc
 test('on an index too big to score whole, a half-typed identifier is found by substring even when its parts are common', () => {
   // Past 20,000 chunks the lists stop scoring every match and the trigram list only searches what
   // the Porter list cannot answer; this is that path.
-  const files: Record<string, Array<{ text: string }>> = {};
+  const files: Record<string, Array<{ title?: string; text: string }>> = {};
   for (let f = 0; f < 700; f++) {
     files[`drivers/file${f}.c`] = Array.from({ length: 30 }, (_, c) => ({ text: `register the device ${f} queue ${c}: register_driver(dev${f}_${c});` }));
   }
