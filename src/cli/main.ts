@@ -75,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', () => abort.abort());
       try {
         const summary = await engine.sync({ signal: abort.signal, ...(bar ? { onProgress: (p) => bar.update(p) } : {}) });
+        // Stored in a big index, so that no later `search` with a typo spends seconds building it.
+        if (summary.complete) engine.prepareVocabulary();
         bar?.done();
         if (values.json) {
           json({ files: summary.files, chunks: summary.chunks, bytes: summary.bytes, seconds: round(summary.seconds, 3), skipped: summary.skipped });

@@ -22,6 +22,19 @@ export type EngineConfig = {
 /** Rebuilding the fuzzy vocabulary of a large tree takes a while; changes within this window reuse the old one. */
 const VOCABULARY_MAX_AGE_MS = 30_000;
 
+/**
+ * From this many distinct words on, a built vocabulary is stored in the index for the next process
+ * (a CLI search, a new window), which would otherwise spend seconds building it again. Below it, a
+ * build takes milliseconds and a snapshot would only lag behind the files.
+ */
+const SNAPSHOT_MIN_WORDS = 100_000;
+/**
+ * A snapshot is used while fewer files than this (and this share of the index) have changed since
+ * it was taken: a word the newest edits brought in is not offered as a correction until then.
+ */
+const SNAPSHOT_DRIFT_FILES = 50;
+const SNAPSHOT_DRIFT_SHARE = 0.01;
+
 export class Engine {
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
@@ -146,9 +159,36 @@ export class Engine {
     const cached = this.vocabularyCache;
     const fresh = cached && (cached.generation === this.generation || Date.now() - cached.builtAt < VOCABULARY_MAX_AGE_MS);
     if (fresh) return cached.vocabulary;
+    const vocabulary = this.snapshotVocabulary() ?? this.buildVocabulary();
+    this.vocabularyCache = { vocabulary, generation: this.generation, builtAt: Date.now() };
+    return vocabulary;
+  }
+
+  /** The stored snapshot, unless too much of the index has changed since it was taken. */
+  private snapshotVocabulary(): Vocabulary | undefined {
+    const snapshot = this.store.vocabularySnapshot();
+    if (!snapshot) return undefined;
+    const drift = this.store.filesChangedSince(snapshot.builtAt, snapshot.files);
+    if (drift > Math.max(SNAPSHOT_DRIFT_FILES, snapshot.files * SNAPSHOT_DRIFT_SHARE)) return undefined;
+    try {
+      return Vocabulary.fromBytes(snapshot.data);
+    } catch {
+      return undefined; // Written by another build: rebuilt and replaced below.
+    }
+  }
+
+  private buildVocabulary(): Vocabulary {
+    const builtAt = Date.now();
+    const files = this.store.stats().files;
     const { words, docFreq } = this.store.vocabulary();
     const vocabulary = new Vocabulary(words, docFreq);
-    this.vocabularyCache = { vocabulary, generation: this.generation, builtAt: Date.now() };
+    if (vocabulary.size >= SNAPSHOT_MIN_WORDS) {
+      try {
+        this.store.saveVocabularySnapshot({ builtAt, files, data: vocabulary.toBytes() });
+      } catch {
+        // A full disk or a read-only file: the next process builds its own, nothing is lost.
+      }
+    }
     return vocabulary;
   }
 }

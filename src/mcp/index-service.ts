@@ -133,7 +133,11 @@ export class IndexService {
   private becomeOwner(): void {
     this.role = 'owner';
     this.log(`indexing ${this.engine.root}`);
-    void this.reindexAll().catch((error: unknown) => this.log(`initial index failed: ${describe(error)}`));
+    // The vocabulary is prepared right after, so an agent's first query with a typo does not pay
+    // for it (seconds on a big tree the first time; after that it is read back from the index).
+    void this.reindexAll()
+      .then(() => this.engine.prepareVocabulary())
+      .catch((error: unknown) => this.log(`initial index failed: ${describe(error)}`));
     if (this.options.watch ?? true) this.startWatching();
   }
 

@@ -293,3 +293,22 @@ test('a vocabulary with more distinct characters than ids still corrects the wor
   assert.equal(v.correct(lastTypo), null);
   assert.equal(v.has(last), true);
 });
+
+test('a vocabulary read back from its bytes corrects exactly like the one that wrote them', () => {
+  const rand = random(7);
+  const words = [...new Set([...Array.from({ length: 2000 }, () => randomWord(rand, 12)), 'naïve', '日本語の', 'emoji😀x', 'kubernetes'])];
+  const docFreq = words.map(() => 1 + Math.floor(rand() * 5));
+  const built = new Vocabulary(words, docFreq);
+  const read = Vocabulary.fromBytes(built.toBytes().slice());
+  assert.equal(read.size, built.size);
+  const queries = [...words.slice(0, 300).map((w) => mutate(rand, w, 1 + Math.floor(rand() * 2))), 'naive', 'kuberntes', 'emoji😀', '日本語'];
+  for (const query of queries) assert.deepEqual(read.candidates(query), built.candidates(query), query);
+  assert.ok(read.has('kubernetes') && !read.has('kuberntes'));
+});
+
+test('bytes that are not a vocabulary, or are cut short, are refused rather than misread', () => {
+  const bytes = new Vocabulary(['alpha', 'beta', 'gamma'], [1, 2, 3]).toBytes();
+  assert.throws(() => Vocabulary.fromBytes(new Uint8Array(64)), /not a vocabulary/);
+  assert.throws(() => Vocabulary.fromBytes(bytes.slice(0, bytes.length - 16)), /truncated/);
+  assert.throws(() => Vocabulary.fromBytes(new Uint8Array(3)), /not a vocabulary/);
+});

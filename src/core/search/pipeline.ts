@@ -144,7 +144,8 @@ function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms
 
 /**
  * Longer pieces are pasted, not typed: correcting them is pointless, and on a big tree the first
- * correction pays for building the vocabulary (2.4 s on Linux).
+ * correction in a process pays for reading the vocabulary (a quarter of a second on Linux, seconds
+ * when it has to be rebuilt).
  */
 const MAX_CORRECTABLE_CHARS = 64;
 

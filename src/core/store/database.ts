@@ -23,7 +23,17 @@ export const SCHEMA_VERSION = 1;
 // larger segments roughly halve the insert cost of a bulk index for 24 MB of memory.
 // Both contentless tables are kept in step by the store, which recomputes a chunk's word lists
 // from its stored text to delete it (cheaper on insert than contentless_delete's tombstones).
-const SCHEMA = `
+// The vocabulary snapshot keeps the fuzzy vocabulary of a big index, built once, for the next
+// process; it arrived after version 1, so an older file gets the table when next opened for writing.
+const VOCABULARY_SNAPSHOT = `
+CREATE TABLE IF NOT EXISTS vocabulary_snapshot (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  built_at INTEGER NOT NULL,
+  files INTEGER NOT NULL,
+  data BLOB NOT NULL
+);
+`;
+const SCHEMA = `${VOCABULARY_SNAPSHOT}
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
@@ -118,6 +128,7 @@ function openChecked(file: string, readonly: boolean): Db {
       // Touch every table once so a damaged file fails here, not in the middle of a query.
       db.prepare('SELECT count(*) FROM files').get();
       db.prepare("SELECT count(*) FROM fts_porter WHERE fts_porter MATCH 'x'").get();
+      if (!readonly) db.exec(VOCABULARY_SNAPSHOT);
     }
     return db;
   } catch (error) {

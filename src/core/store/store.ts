@@ -39,6 +39,13 @@ export interface ListRow {
 
 export type FtsTable = 'porter' | 'trigram';
 
+export interface VocabularySnapshot {
+  /** When the vocabulary was read from the index (ms since the epoch), and how many files it held. */
+  builtAt: number;
+  files: number;
+  data: Uint8Array;
+}
+
 const MATCH_COUNTS_KEPT = 2_000;
 
 /** BM25 weights after the title's: text, then (Porter only) the identifier humps. */
@@ -254,6 +261,30 @@ export class IndexStore {
       docFreq.push(doc);
     }
     return { words, docFreq };
+  }
+
+  /** The vocabulary snapshot `saveVocabularySnapshot` stored, with the file count it was built at. */
+  vocabularySnapshot(): VocabularySnapshot | undefined {
+    try {
+      const row = this.cached('SELECT built_at AS builtAt, files, data FROM vocabulary_snapshot WHERE id = 1').get() as VocabularySnapshot | undefined;
+      return row;
+    } catch {
+      return undefined; // A read-only connection to an index from before the table existed.
+    }
+  }
+
+  saveVocabularySnapshot(snapshot: VocabularySnapshot): void {
+    this.cached(`INSERT INTO vocabulary_snapshot (id, built_at, files, data) VALUES (1, @builtAt, @files, @data)
+      ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at, files = excluded.files, data = excluded.data`).run(snapshot);
+  }
+
+  /**
+   * Files added, changed or removed since `since` (ms since the epoch), given the file count then:
+   * how far a snapshot taken at that moment has drifted from the index.
+   */
+  filesChangedSince(since: number, filesThen: number): number {
+    const { changed, files } = this.cached('SELECT count(*) FILTER (WHERE indexed_at > ?) AS changed, count(*) AS files FROM files').get(since) as { changed: number; files: number };
+    return changed + Math.max(0, filesThen - files);
   }
 
   meta(key: string): string | undefined {

@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Engine } from '../../src/core/engine.ts';
+import { addFiles, storeWith, tempDir, type FileSpec } from './helpers/store.ts';
+
+/** `count` distinct made-up words: enough of them makes the vocabulary big enough to be kept. */
+function filler(count: number, from = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `zq${(from + i).toString(36)}v`);
+}
+
+function bigIndex(): string {
+  const dir = tempDir();
+  const files: FileSpec = {};
+  const words = filler(120_000);
+  for (let f = 0; f < 10; f++) {
+    files[`part${f}.txt`] = Array.from({ length: 20 }, (_, c) => ({ text: words.slice((f * 20 + c) * 600, (f * 20 + c + 1) * 600).join(' ') }));
+  }
+  files['k8s.md'] = [{ text: 'kubernetes pods' }, { text: 'a kubernetes cluster' }];
+  const store = storeWith(files, path.join(dir, 'index.db'));
+  store.setMeta('root', dir);
+  store.close();
+  return path.join(dir, 'index.db');
+}
+
+test('the vocabulary of a big index is kept in it, so the next process corrects typos without rebuilding it', async () => {
+  const dbFile = bigIndex();
+  const first = await Engine.open({ dbFile });
+  assert.deepEqual(first.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  assert.ok(first.store.vocabularySnapshot(), 'the built vocabulary was stored');
+  first.close();
+
+  const second = await Engine.open({ dbFile });
+  second.store.vocabulary = () => assert.fail('the words table was read again');
+  assert.deepEqual(second.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  second.close();
+});
+
+test('a kept vocabulary is rebuilt once enough files changed after it, so new words become corrections', async () => {
+  const dbFile = bigIndex();
+  const first = await Engine.open({ dbFile });
+  first.searchIndexed('kuberntes');
+  const changed: FileSpec = {};
+  for (let f = 0; f < 60; f++) changed[`new/file${f}.md`] = [{ text: `zookeeper ensemble ${filler(5, 200_000 + f * 5).join(' ')}` }];
+  addFiles(first.store, changed);
+  first.close();
+
+  const second = await Engine.open({ dbFile });
+  let reads = 0;
+  const read = second.store.vocabulary.bind(second.store);
+  second.store.vocabulary = () => {
+    reads++;
+    return read();
+  };
+  assert.deepEqual(second.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
+  assert.equal(reads, 1, 'the stale snapshot was replaced by a fresh build');
+  second.close();
+});
+
+test('a small index keeps no vocabulary: building one costs milliseconds', async () => {
+  const dir = tempDir();
+  const store = storeWith({ 'k8s.md': [{ text: 'kubernetes pods' }, { text: 'kubernetes cluster' }] }, path.join(dir, 'index.db'));
+  store.setMeta('root', dir);
+  store.close();
+  const engine = await Engine.open({ dbFile: path.join(dir, 'index.db') });
+  assert.deepEqual(engine.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  assert.equal(engine.store.vocabularySnapshot(), undefined);
+  engine.close();
+});
