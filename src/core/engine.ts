@@ -29,17 +29,32 @@ const VOCABULARY_MAX_AGE_MS = 30_000;
  */
 const SNAPSHOT_MIN_WORDS = 100_000;
 /**
- * A snapshot is used while fewer files than this (and this share of the index) have changed since
- * it was taken: a word the newest edits brought in is not offered as a correction until then.
+ * A big vocabulary (stored, or in memory) serves while fewer files than this, and than this share
+ * of the index, have changed since it was built: a word the newest edits brought in is not offered
+ * as a correction until then.
  */
-const SNAPSHOT_DRIFT_FILES = 50;
-const SNAPSHOT_DRIFT_SHARE = 0.01;
+const DRIFT_FILES = 50;
+const DRIFT_SHARE = 0.01;
+
+function drifted(changedFiles: number, filesAtBuild: number): boolean {
+  return changedFiles > Math.max(DRIFT_FILES, filesAtBuild * DRIFT_SHARE);
+}
+
+interface CachedVocabulary {
+  vocabulary: Vocabulary;
+  /** The engine's change count the vocabulary is up to date with. */
+  changes: number;
+  /** When it was built or read (ms since the epoch), and the files the index held then. */
+  builtAt: number;
+  files: number;
+}
 
 export class Engine {
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
-  private vocabularyCache: { vocabulary: Vocabulary; generation: number; builtAt: number } | undefined;
-  private generation = 0;
+  private vocabularyCache: CachedVocabulary | undefined;
+  /** Files this engine has indexed or removed since it opened: how far a cached vocabulary lags. */
+  private changes = 0;
 
   readonly store: IndexStore;
   readonly indexer: Indexer;
@@ -71,20 +86,23 @@ export class Engine {
   }
 
   async sync(options?: SyncOptions): Promise<IndexSummary> {
+    let changed = 1; // A run that threw may still have committed some batches.
     try {
-      return await this.indexer.sync(options);
+      const summary = await this.indexer.sync(options);
+      changed = summary.added + summary.updated + summary.removed;
+      return summary;
     } finally {
-      this.generation++;
+      this.changes += changed;
     }
   }
 
   async updateFile(relPath: string): Promise<UpdateOutcome> {
-    this.generation++;
+    this.changes++;
     return this.indexer.updateFile(relPath);
   }
 
   removeFile(relPath: string): boolean {
-    this.generation++;
+    this.changes++;
     return this.indexer.removeFile(relPath);
   }
 
@@ -120,7 +138,7 @@ export class Engine {
    */
   prepareVocabulary(): boolean {
     const cached = this.vocabularyCache;
-    if (cached && cached.generation === this.generation) return false;
+    if (cached && (cached.changes === this.changes || this.bigAndClose(cached))) return false;
     this.vocabularyCache = undefined;
     this.vocabulary();
     return true;
@@ -157,29 +175,47 @@ export class Engine {
 
   private vocabulary(): Vocabulary {
     const cached = this.vocabularyCache;
-    const fresh = cached && (cached.generation === this.generation || Date.now() - cached.builtAt < VOCABULARY_MAX_AGE_MS);
-    if (fresh) return cached.vocabulary;
-    const vocabulary = this.snapshotVocabulary() ?? this.buildVocabulary();
-    this.vocabularyCache = { vocabulary, generation: this.generation, builtAt: Date.now() };
+    if (cached && this.stillCurrent(cached)) return cached.vocabulary;
+    const stored = this.snapshotVocabulary();
+    if (stored) {
+      // The snapshot's own lag counts against it, as if this engine had made those changes.
+      this.vocabularyCache = { vocabulary: stored.vocabulary, changes: this.changes - stored.drift, builtAt: Date.now(), files: stored.files };
+      return stored.vocabulary;
+    }
+    const files = this.store.stats().files;
+    const vocabulary = this.buildVocabulary(files);
+    this.vocabularyCache = { vocabulary, changes: this.changes, builtAt: Date.now(), files };
     return vocabulary;
   }
 
+  /**
+   * A small vocabulary is rebuilt after any change once it is half a minute old: that takes
+   * milliseconds. A big one takes seconds and barely moves with a few edits, so it serves until the
+   * changes since it was built pass the same drift that retires a stored snapshot.
+   */
+  private stillCurrent(cached: CachedVocabulary): boolean {
+    return cached.changes === this.changes || Date.now() - cached.builtAt < VOCABULARY_MAX_AGE_MS || this.bigAndClose(cached);
+  }
+
+  private bigAndClose(cached: CachedVocabulary): boolean {
+    return cached.vocabulary.size >= SNAPSHOT_MIN_WORDS && !drifted(this.changes - cached.changes, cached.files);
+  }
+
   /** The stored snapshot, unless too much of the index has changed since it was taken. */
-  private snapshotVocabulary(): Vocabulary | undefined {
+  private snapshotVocabulary(): { vocabulary: Vocabulary; drift: number; files: number } | undefined {
     const snapshot = this.store.vocabularySnapshot();
     if (!snapshot) return undefined;
     const drift = this.store.filesChangedSince(snapshot.builtAt, snapshot.files);
-    if (drift > Math.max(SNAPSHOT_DRIFT_FILES, snapshot.files * SNAPSHOT_DRIFT_SHARE)) return undefined;
+    if (drifted(drift, snapshot.files)) return undefined;
     try {
-      return Vocabulary.fromBytes(snapshot.data);
+      return { vocabulary: Vocabulary.fromBytes(snapshot.data), drift, files: snapshot.files };
     } catch {
       return undefined; // Written by another build: rebuilt and replaced below.
     }
   }
 
-  private buildVocabulary(): Vocabulary {
+  private buildVocabulary(files: number): Vocabulary {
     const builtAt = Date.now();
-    const files = this.store.stats().files;
     const { words, docFreq } = this.store.vocabulary();
     const vocabulary = new Vocabulary(words, docFreq);
     if (vocabulary.size >= SNAPSHOT_MIN_WORDS) {

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Engine } from '../../src/core/engine.ts';
 import { addFiles, storeWith, tempDir, type FileSpec } from './helpers/store.ts';
@@ -55,6 +56,34 @@ test('a kept vocabulary is rebuilt once enough files changed after it, so new wo
   assert.deepEqual(second.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
   assert.equal(reads, 1, 'the stale snapshot was replaced by a fresh build');
   second.close();
+});
+
+test('a long-running engine keeps a big vocabulary through a few edits, and rebuilds it after many', async (t) => {
+  const dbFile = bigIndex();
+  const root = path.dirname(dbFile);
+  const engine = await Engine.open({ dbFile });
+  engine.searchIndexed('kuberntes');
+  let reads = 0;
+  const read = engine.store.vocabulary.bind(engine.store);
+  engine.store.vocabulary = () => {
+    reads++;
+    return read();
+  };
+  const edit = async (from: number, count: number) => {
+    for (let f = from; f < from + count; f++) {
+      fs.writeFileSync(path.join(root, `edit${f}.md`), 'zookeeper ensemble leader\n');
+      await engine.updateFile(`edit${f}.md`);
+    }
+  };
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  await edit(0, 5);
+  t.mock.timers.tick(60_000);
+  engine.searchIndexed('zookeepr');
+  assert.equal(reads, 0, 'five edits did not cost a rebuild');
+  await edit(5, 60);
+  assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
+  assert.equal(reads, 1, 'sixty-five edits did');
+  engine.close();
 });
 
 test('a small index keeps no vocabulary: building one costs milliseconds', async () => {
