@@ -3,7 +3,7 @@
 // one of them should crawl the folder and watch it, or every change is indexed twice and a second
 // full index is built beside the first. That one holds the lease: a row in the database's own meta
 // table, so the claim lives and dies with the index it is about, needs no lock file beside it and
-// works wherever the database lives (the extension keeps it in VS Code's workspace storage).
+// works wherever the database lives (the extension keeps it in VS Code's global storage).
 //
 // The holder renews its heartbeat every HEARTBEAT_MS; a lease whose heartbeat is older than
 // LEASE_TTL_MS, or whose process is gone (same host, pid no longer running), is free for the

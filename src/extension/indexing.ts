@@ -269,6 +269,7 @@ export class IndexController implements vscode.Disposable {
       .filter((folder) => folder.uri.scheme === 'file')
       .map((folder) => {
         const id = folder.uri.toString();
+        // Keyed by the folder alone: every window and workspace that opens it shares one index.
         const key = createHash('sha256').update(id).digest('hex').slice(0, 16);
         return {
           id,

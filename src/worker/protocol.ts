@@ -19,7 +19,7 @@ export interface FolderSpec {
   name: string;
   /** Absolute file-system path of the folder. */
   root: string;
-  /** Where its database lives (inside the extension's workspace storage). */
+  /** Where its database lives (inside the extension's global storage, one per folder). */
   dbFile: string;
   index: IndexOptions;
 }

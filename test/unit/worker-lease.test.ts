@@ -51,7 +51,7 @@ after(async () => {
 test('an MCP server started on the database the extension indexes only reads it, and takes over when the extension closes it', async () => {
   const root = tempDir('fused-worker-lease-');
   fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryWithBackoff(attempts: number): number {\n  return 2 ** attempts;\n}\n');
-  // Like the extension: the database lives outside the folder (VS Code's workspace storage).
+  // Like the extension: the database lives outside the folder (VS Code's global storage).
   const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
   const spec: FolderSpec = { id: 'file:///lease', name: 'lease', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
   const { worker, request } = startWorker();
