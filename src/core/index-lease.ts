@@ -76,6 +76,11 @@ export class IndexLease {
 
   /** Claims the lease if it is free, abandoned or already ours. */
   tryAcquire(): AcquireResult {
+    // A live holder is seen with a plain read, which WAL never blocks: a reader asking every
+    // heartbeat neither waits for the holder's write transactions (up to busy_timeout, then
+    // "database is locked") nor holds them up.
+    const seen = this.holder();
+    if (seen && seen.id !== this.id) return { acquired: false, holder: seen };
     let other: LeaseHolder | undefined;
     this.store.exchangeMeta(LEASE_KEY, (current) => {
       const holder = parseHolder(current);
