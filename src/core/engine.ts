@@ -87,8 +87,10 @@ export class Engine {
     try {
       for (const relPath of stale) await this.updateFile(relPath);
     } catch (error) {
-      // A full disk must not stop searches: answer from the index, without the files it could not refresh.
-      if (!(error instanceof IndexFullError)) throw error;
+      // A full disk must not stop searches, nor another process (a window keeping this index) that
+      // holds the write lock past the busy timeout: answer from the index, without the files it
+      // could not refresh.
+      if (!(error instanceof IndexFullError) && !isBusy(error)) throw error;
       const skip = new Set(stale);
       return { ...first, results: first.results.filter((result) => !skip.has(result.path)) };
     }
@@ -151,4 +153,9 @@ export class Engine {
     this.vocabularyCache = { vocabulary, generation: this.generation, builtAt: Date.now() };
     return vocabulary;
   }
+}
+
+/** SQLITE_BUSY (or one of its extended codes): another connection held the lock past the busy timeout. */
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 }

@@ -1,13 +1,15 @@
 // Fault suite, concurrency: a process searching in a loop while another indexes the same
 // database never sees `database is locked`; a burst of 1,000 file rewrites in 10 seconds, each
 // followed by an updateFile call the way a file watcher fires them (without waiting for the
-// previous one), converges on the files' final content with no update lost.
+// previous one), converges on the files' final content with no update lost; a search whose
+// refresh of a changed result file cannot get the write lock answers without that file.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Engine } from '../../src/core/engine.ts';
 import { checkDatabase, contentDigest, referenceDigest, sleep, startChild, writeCorpus } from './helpers/fault.ts';
 import { random } from './helpers/random.ts';
@@ -89,5 +91,31 @@ test('a word of letters and digits (version0875) finds its file first, though it
   const engine = await Engine.open({ root, dbFile: path.join(base, 'digits.db') });
   await engine.sync();
   assert.equal(engine.searchIndexed('version0035', { fuzzy: 'off' }).results[0]?.path, 'f5.md');
+  engine.close();
+});
+
+test('a search whose result file changed while another process holds the write lock answers without that file, not "database is locked"', async () => {
+  // A window reading the index another one keeps: the keeper is writing a batch, and a result's
+  // file changed on disk, so the search's own refresh of that file cannot get the write lock.
+  const root = path.join(base, 'busy');
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'kept.md'), '# Kept\n\nharbour ferry timetable\n');
+  fs.writeFileSync(path.join(root, 'changed.md'), '# Changed\n\nharbour ferry fares\n');
+  const dbFile = path.join(base, 'busy.db');
+  const engine = await Engine.open({ root, dbFile });
+  await engine.sync();
+  fs.writeFileSync(path.join(root, 'changed.md'), '# Changed\n\nThe harbour ferry fares went up, and the file grew.\n');
+  // The keeper's transaction outlasts the busy wait, made short here to keep the test quick.
+  engine.store.db.pragma('busy_timeout = 50');
+  const keeper = new Database(dbFile);
+  keeper.exec('BEGIN IMMEDIATE');
+  try {
+    const answer = await engine.search('harbour ferry');
+    assert.deepEqual(answer.results.map((r) => r.path), ['kept.md']);
+  } finally {
+    keeper.exec('ROLLBACK');
+    keeper.close();
+  }
+  assert.deepEqual((await engine.search('harbour ferry')).results.map((r) => r.path).sort(), ['changed.md', 'kept.md'], 'once the lock is free, the refresh runs');
   engine.close();
 });
