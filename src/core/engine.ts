@@ -7,6 +7,7 @@ import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions
 import { resolveIndexOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
 import { search } from './search/pipeline.ts';
+import { isBusy } from './store/database.ts';
 import { IndexStore, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { SearchResponse } from './types.ts';
 
@@ -49,7 +50,8 @@ export class Engine {
       store.close();
       throw new Error(`${config.dbFile} does not say which folder it indexes; index the folder again`);
     }
-    store.setMeta('root', root);
+    // Written only when it changes: a window opening the index another one is writing needs no write lock.
+    if (store.meta('root') !== root) store.setMeta('root', root);
     return new Engine(store, new Indexer(store, root, options));
   }
 
@@ -153,9 +155,4 @@ export class Engine {
     this.vocabularyCache = { vocabulary, generation: this.generation, builtAt: Date.now() };
     return vocabulary;
   }
-}
-
-/** SQLITE_BUSY (or one of its extended codes): another connection held the lock past the busy timeout. */
-function isBusy(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 }

@@ -119,3 +119,35 @@ test('a search whose result file changed while another process holds the write l
   assert.deepEqual((await engine.search('harbour ferry')).results.map((r) => r.path).sort(), ['changed.md', 'kept.md'], 'once the lock is free, the refresh runs');
   engine.close();
 });
+
+test('opening and closing an index while another process writes it waits for no lock, and a database locked past the busy timeout is never moved aside', async () => {
+  const root = path.join(base, 'opening');
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'guide.md'), '# Guide\n\nharbour ferry timetable\n');
+  const dbFile = path.join(base, 'opening.db');
+  const first = await Engine.open({ root, dbFile });
+  await first.sync();
+  // A second window opens the index while the first is in the middle of a write.
+  first.store.db.exec('BEGIN IMMEDIATE');
+  const started = performance.now();
+  const second = await Engine.open({ root, dbFile });
+  assert.ok(performance.now() - started < 1_000, `opened in ${(performance.now() - started).toFixed(0)} ms, without waiting for the lock`);
+  assert.equal(second.searchIndexed('harbour').results[0]?.path, 'guide.md');
+  const closing = performance.now();
+  second.close();
+  assert.ok(performance.now() - closing < 1_000, `closed in ${(performance.now() - closing).toFixed(0)} ms, without waiting for the lock`);
+  first.store.db.exec('ROLLBACK');
+  first.close();
+
+  // A process holding an exclusive lock keeps even readers out: that is "busy", not "broken".
+  const holder = new Database(dbFile);
+  holder.pragma('locking_mode = EXCLUSIVE');
+  holder.exec('BEGIN EXCLUSIVE');
+  try {
+    await assert.rejects(Engine.open({ root, dbFile }), /locked/);
+    assert.deepEqual(fs.readdirSync(base).filter((f) => f.startsWith('opening.db.broken')), [], 'the database stays where it is');
+  } finally {
+    holder.exec('COMMIT');
+    holder.close();
+  }
+});
