@@ -41,6 +41,8 @@ interface Folder {
   leaseHeld: boolean;
   /** The other process last seen holding the lease. */
   heldBy?: LeaseHolder;
+  /** While reading: what the index held at the last heartbeat (files, chunks, newest update). */
+  seen?: string;
   /** The tail of this folder's queue of file updates. */
   writes: Promise<void>;
 }
@@ -117,6 +119,7 @@ function heartbeat(entry: Folder): boolean {
     if (claim.acquired) {
       entry.leaseHeld = true;
       entry.heldBy = undefined;
+      entry.seen = undefined;
       emit({ type: 'log', message: `${name}: holding the index lease` });
       return true;
     }
@@ -124,6 +127,11 @@ function heartbeat(entry: Folder): boolean {
       emit({ type: 'log', message: `${name}: the index lease is held by ${describeHolder(claim.holder)}; reading the index it keeps, taking the lease over when it is free` });
     }
     entry.heldBy = claim.holder;
+    // What the holder indexes reaches this window's stats (its status bar) within a heartbeat.
+    const { files, chunks, lastIndexedAt } = entry.engine.stats();
+    const seen = `${files} ${chunks} ${lastIndexedAt}`;
+    if (entry.seen !== undefined && seen !== entry.seen) emit({ type: 'indexChanged', folder: entry.spec.id });
+    entry.seen = seen;
   } catch (error) {
     // A busy database (another writer) or a closed one: the next heartbeat tries again.
     emit({ type: 'log', message: `${name}: lease heartbeat failed: ${String(error)}` });

@@ -16,6 +16,11 @@ function status(window: Workbench) {
   return window.page.locator('.statusbar-item', { hasText: /Fused:/ }).first();
 }
 
+/** The chunk count the window's status bar shows. */
+async function chunks(window: Workbench): Promise<number> {
+  return Number((await status(window).innerText()).match(/([\d,]+) chunks/)?.[1]?.replaceAll(',', ''));
+}
+
 /**
  * Searches in the window's quick pick (opened with its keybinding, Ctrl+Alt+F), typing the query
  * again until a row from `file` shows up.
@@ -91,7 +96,8 @@ suite('two windows on the same folder', () => {
     await status(b).filter({ hasText: /· read-only/ }).waitFor({ timeout: 30_000 });
     assert.match(await status(a).innerText(), STATUS);
     assert.doesNotMatch(await status(a).innerText(), /read-only/, 'exactly one window keeps the index');
-    assert.equal((await status(b).innerText()).match(/[\d,]+ chunks/)?.[0], (await status(a).innerText()).match(/[\d,]+ chunks/)?.[0], 'both count the same index');
+    const before = await chunks(a);
+    assert.equal(await chunks(b), before, 'both count the same index');
     await find(a, 'retryWithBackoff', 'retry.ts');
     await find(b, 'retryWithBackoff', 'retry.ts');
 
@@ -99,6 +105,9 @@ suite('two windows on the same folder', () => {
     writeFileSync(join(folder, 'harbour.md'), '# Harbour\n\nThe quokkaferry leaves at dawn.\n');
     await find(a, 'quokkaferry', 'harbour.md');
     await find(b, 'quokkaferry', 'harbour.md');
+    // B's status bar follows what A indexed (the new file's one chunk) within a heartbeat, 5 s.
+    await status(a).filter({ hasText: `Fused: ${before + 1} chunks` }).waitFor();
+    await status(b).filter({ hasText: `Fused: ${before + 1} chunks · read-only` }).waitFor({ timeout: 10_000 });
     assert.deepEqual(await problems(a), [], 'window A shows no error, warning or notification of ours');
 
     // Closing A ends its extension host, which gives the lease up; a file changed meanwhile is

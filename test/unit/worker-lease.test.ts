@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../../src/core/engine.ts';
 import { HEARTBEAT_MS } from '../../src/core/index-lease.ts';
 import { IndexService } from '../../src/mcp/index-service.ts';
 import type { FolderSpec, FromWorker, Request, ResponseValues } from '../../src/worker/protocol.ts';
@@ -112,14 +113,24 @@ test('a second window on the same folder only reads the index the first one keep
   await assert.rejects(request({ type: 'rebuild', folder: spec.id }), /kept by vscode/);
   assert.ok(fs.existsSync(dbFile), 'nor delete the database under the first window');
   assert.match((await request({ type: 'search', query: 'retryWithBackoff', options: {} })).results[0]?.path ?? '', /retry\.ts/);
+  // The first window's watcher indexes the change (a connection of this process stands in for it):
+  // the second one's stats follow within a heartbeat.
+  const keeper = await Engine.open({ root, dbFile });
+  await keeper.updateFile('saved.md');
+  keeper.close();
+  const changed = () => events.some((e) => e.type === 'indexChanged' && e.folder === spec.id);
+  assert.ok(await eventually(changed, HEARTBEAT_MS + 3000), 'it says the index changed');
+  assert.equal((await request({ type: 'stats' }))[0]?.files, 2);
 
-  // The first window's process ends without releasing the lease (a crash): free as soon as it is gone.
+  // The first window's process ends without releasing the lease (a crash): free as soon as it is
+  // gone. A file changed meanwhile is indexed by no one until the second window takes over.
   first.process.kill('SIGKILL');
   await first.exited;
+  fs.writeFileSync(path.join(root, 'late.md'), '# Late\n\nquixotic lighthouse\n');
   const taken = () => events.some((e) => e.type === 'leaseTaken' && e.folder === spec.id);
   assert.ok(await eventually(taken, HEARTBEAT_MS + 3000), 'it takes the lease over at its next heartbeat and says so');
   assert.equal((await request({ type: 'stats' }))[0]?.indexedBy, undefined);
   const summary = await request({ type: 'sync', folder: spec.id });
-  assert.equal(summary?.added, 1, 'the catch-up sync indexes the change it left to the first window');
-  assert.match((await request({ type: 'search', query: 'marmalade', options: {} })).results[0]?.path ?? '', /saved\.md/);
+  assert.equal(summary?.added, 1, 'its catch-up sync indexes what changed while no one kept the index');
+  assert.match((await request({ type: 'search', query: 'lighthouse', options: {} })).results[0]?.path ?? '', /late\.md/);
 });
