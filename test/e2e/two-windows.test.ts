@@ -110,8 +110,9 @@ suite('two windows on the same folder', () => {
     await status(b).filter({ hasText: `Fused: ${before + 1} chunks · read-only` }).waitFor({ timeout: 10_000 });
     assert.deepEqual(await problems(a), [], 'window A shows no error, warning or notification of ours');
 
-    // Closing A ends its extension host, which gives the lease up; a file changed meanwhile is
-    // indexed by B once it has taken over (its catch-up sync), as is one changed after.
+    // Closing A ends its extension host, which gives the lease up, and B takes over: a file changed
+    // meanwhile is found in B, and so is a new one, which only a window that indexes can find
+    // (worker-lease.test.ts covers the catch-up sync on its own).
     await a.page.close({ runBeforeUnload: true });
     writeFileSync(join(folder, 'src', 'retry.ts'), 'export function retryWithJitter(attempts: number): number {\n  return Math.random() * 2 ** attempts;\n}\n');
     await status(b).filter({ hasText: STATUS }).filter({ hasNotText: /read-only/ }).waitFor({ timeout: 30_000 });
