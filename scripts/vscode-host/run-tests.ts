@@ -152,7 +152,7 @@ async function startCodeServer(port: number): Promise<void> {
 
 // The web client takes the development extension and the test runner from the `payload` query
 // parameter (the server's command line accepts neither), as vscode-remote URIs on the same server.
-function workbenchUrl(port: number): string {
+function workbenchUrl(port: number, folder?: string): string {
   const remote = (path: string) => `vscode-remote://127.0.0.1:${port}${path}`;
   const payload: [string, string][] = [
     ['extensionDevelopmentPath', remote(extensionDir)],
@@ -160,13 +160,13 @@ function workbenchUrl(port: number): string {
   ];
   if (args.tests) payload.push(['extensionTestsPath', remote(resolve(args.tests))]);
   // A workspace folder holding a `*.code-workspace` file opens as that (multi-root) workspace.
-  const workspaceFile = readdirSync(workspaceDir).find((f) => f.endsWith('.code-workspace'));
-  const target = workspaceFile ? `workspace=${encodeURIComponent(join(workspaceDir, workspaceFile))}` : `folder=${encodeURIComponent(workspaceDir)}`;
+  const workspaceFile = folder ? undefined : readdirSync(workspaceDir).find((f) => f.endsWith('.code-workspace'));
+  const target = workspaceFile ? `workspace=${encodeURIComponent(join(workspaceDir, workspaceFile))}` : `folder=${encodeURIComponent(folder ?? workspaceDir)}`;
   return `http://127.0.0.1:${port}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
-async function openPage(port: number, onExit: (code: number) => void) {
-  browser = await chromium.launch({
+async function openPage(port: number, onExit: (code: number) => void, window = 1, folder?: string) {
+  browser ??= await chromium.launch({
     executablePath: args.chromium,
     headless: true,
     env: { ...process.env, ...xdgHomes },
@@ -184,10 +184,11 @@ async function openPage(port: number, onExit: (code: number) => void) {
   });
   await page.exposeFunction('codeAutomationExit', (code: number) => onExit(code));
   // Without a test runner in the extension host the driver logs nothing; the page console still
-  // carries the workbench's errors and the extension host's output.
-  page.on('console', (message) => appendFileSync(workbenchLog, `[console.${message.type()}] ${message.text()}\n`));
-  page.on('pageerror', (error) => appendFileSync(workbenchLog, `[pageerror] ${error.stack ?? error.message}\n`));
-  await page.goto(workbenchUrl(port));
+  // carries the workbench's errors and the extension host's output. Lines of later windows say which.
+  const tag = window === 1 ? '' : `[window ${window}] `;
+  page.on('console', (message) => appendFileSync(workbenchLog, `${tag}[console.${message.type()}] ${message.text()}\n`));
+  page.on('pageerror', (error) => appendFileSync(workbenchLog, `${tag}[pageerror] ${error.stack ?? error.message}\n`));
+  await page.goto(workbenchUrl(port, folder));
   return page;
 }
 
@@ -207,14 +208,18 @@ async function runIntegration(port: number): Promise<Counts> {
 }
 
 async function runUi(port: number, files: string[]): Promise<Counts> {
-  const page = await openPage(port, () => {});
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  // The smoke-test driver (window.driver) resolves this once the workbench has restored its parts.
-  // The driver is installed a moment after the workbench's DOM appears (on a busy machine, late
-  // enough that reading it at once failed a run): wait for it first.
-  await page.waitForFunction('typeof window.driver?.whenWorkbenchRestored === "function"', undefined, { timeout: 60_000 });
-  await page.evaluate('window.driver.whenWorkbenchRestored()');
-  const ui = openWorkbench(page, join(resultsDir, 'screenshots'));
+  let windows = 0;
+  const openWindow = async (folder?: string) => {
+    const page = await openPage(port, () => {}, ++windows, folder);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // The smoke-test driver (window.driver) resolves this once the workbench has restored its parts.
+    // The driver is installed a moment after the workbench's DOM appears (on a busy machine, late
+    // enough that reading it at once failed a run): wait for it first.
+    await page.waitForFunction('typeof window.driver?.whenWorkbenchRestored === "function"', undefined, { timeout: 60_000 });
+    await page.evaluate('window.driver.whenWorkbenchRestored()');
+    return page;
+  };
+  const ui = openWorkbench(await openWindow(), { screenshotDir: join(resultsDir, 'screenshots'), openWindow, logsDir: join(scratch, 'user-data', 'logs') });
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false });
   for (const path of files.map((f) => resolve(f))) {
     if (!statSync(path).isDirectory()) mocha.addFile(path);

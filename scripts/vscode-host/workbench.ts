@@ -1,6 +1,6 @@
 // The bridge between the runner and UI test modules: the runner opens the workbench page and hands
 // it over here before it loads the modules, which read it back with `workbench()`.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
@@ -13,6 +13,23 @@ export interface Workbench {
    * reopening the palette until that row appears or `timeoutMs` (default 60 000) runs out.
    */
   commandPalette(filter: string, entry: string, timeoutMs?: number): Promise<Locator>;
+  /**
+   * Opens `folder` (default: the suite's workspace) in another browser page and resolves once its
+   * workbench is restored: another window, with an extension host process of its own. Close it
+   * with `page.close({ runBeforeUnload: true })`, which shuts its extension host down as closing a
+   * window does.
+   */
+  openWindow(folder?: string): Promise<Workbench>;
+  /** The extension's log (its output channel) of every extension host so far, one text each. */
+  extensionLogs(): string[];
+}
+
+export interface WorkbenchHost {
+  screenshotDir: string;
+  /** Opens `folder` (default: the suite's workspace) in a new page, once its workbench is restored. */
+  openWindow(folder?: string): Promise<Page>;
+  /** code-server's log folder: one sub-folder per extension host holds the extension's log. */
+  logsDir: string;
 }
 
 // Extensions register their commands a few seconds after the workbench looks ready, at a moment
@@ -21,12 +38,12 @@ const PALETTE_ATTEMPT_MS = 3_000;
 
 let current: Workbench | undefined;
 
-export function openWorkbench(page: Page, screenshotDir: string): Workbench {
-  current = {
+function forPage(page: Page, host: WorkbenchHost): Workbench {
+  return {
     page,
     async screenshot(name) {
-      mkdirSync(screenshotDir, { recursive: true });
-      const path = join(screenshotDir, `${name}.png`);
+      mkdirSync(host.screenshotDir, { recursive: true });
+      const path = join(host.screenshotDir, `${name}.png`);
       await page.screenshot({ path, fullPage: true });
       return path;
     },
@@ -50,7 +67,20 @@ export function openWorkbench(page: Page, screenshotDir: string): Workbench {
         }
       }
     },
+    async openWindow(folder) {
+      return forPage(await host.openWindow(folder), host);
+    },
+    extensionLogs() {
+      return readdirSync(host.logsDir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('Fused Search.log'))
+        .sort()
+        .map((file) => readFileSync(join(host.logsDir, file), 'utf8'));
+    },
   };
+}
+
+export function openWorkbench(page: Page, host: WorkbenchHost): Workbench {
+  current = forPage(page, host);
   return current;
 }
 

@@ -7,6 +7,7 @@ import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions
 import { resolveIndexOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
 import { search } from './search/pipeline.ts';
+import { isBusy } from './store/database.ts';
 import { IndexStore, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { SearchResponse } from './types.ts';
 
@@ -77,7 +78,8 @@ export class Engine {
       store.close();
       throw new Error(`${config.dbFile} does not say which folder it indexes; index the folder again`);
     }
-    store.setMeta('root', root);
+    // Written only when it changes: a window opening the index another one is writing needs no write lock.
+    if (store.meta('root') !== root) store.setMeta('root', root);
     return new Engine(store, new Indexer(store, root, options));
   }
 
@@ -118,8 +120,10 @@ export class Engine {
     try {
       for (const relPath of stale) await this.updateFile(relPath);
     } catch (error) {
-      // A full disk must not stop searches: answer from the index, without the files it could not refresh.
-      if (!(error instanceof IndexFullError)) throw error;
+      // A full disk must not stop searches, nor another process (a window keeping this index) that
+      // holds the write lock past the busy timeout: answer from the index, without the files it
+      // could not refresh.
+      if (!(error instanceof IndexFullError) && !isBusy(error)) throw error;
       const skip = new Set(stale);
       return { ...first, results: first.results.filter((result) => !skip.has(result.path)) };
     }

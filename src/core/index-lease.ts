@@ -3,7 +3,7 @@
 // one of them should crawl the folder and watch it, or every change is indexed twice and a second
 // full index is built beside the first. That one holds the lease: a row in the database's own meta
 // table, so the claim lives and dies with the index it is about, needs no lock file beside it and
-// works wherever the database lives (the extension keeps it in VS Code's workspace storage).
+// works wherever the database lives (the extension keeps it in VS Code's global storage).
 //
 // The holder renews its heartbeat every HEARTBEAT_MS; a lease whose heartbeat is older than
 // LEASE_TTL_MS, or whose process is gone (same host, pid no longer running), is free for the
@@ -76,6 +76,11 @@ export class IndexLease {
 
   /** Claims the lease if it is free, abandoned or already ours. */
   tryAcquire(): AcquireResult {
+    // A live holder is seen with a plain read, which WAL never blocks: a reader asking every
+    // heartbeat neither waits for the holder's write transactions (up to busy_timeout, then
+    // "database is locked") nor holds them up.
+    const seen = this.holder();
+    if (seen && seen.id !== this.id) return { acquired: false, holder: seen };
     let other: LeaseHolder | undefined;
     this.store.exchangeMeta(LEASE_KEY, (current) => {
       const holder = parseHolder(current);

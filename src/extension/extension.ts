@@ -22,8 +22,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Fused Search', { log: true });
   let settings: Settings = readSettings(log);
   const client = new EngineClient(path.join(context.extensionPath, 'dist', 'worker.cjs'), log);
-  const storage = context.storageUri ?? context.globalStorageUri;
-  const index = new IndexController(client, log, storage);
+  // Not the workspace storage (context.storageUri): VS Code locks it per extension host and gives a
+  // second window on the same workspace a folder of its own (`<id>-1`), which would mean a second
+  // database built beside the first. In the global storage, keyed by folder, all windows share one.
+  const index = new IndexController(client, log, context.globalStorageUri);
   const model = new ResultsModel();
   const lenses = new ResultLensProvider(model, client, index, () => settings.codeLens);
   const panel = new PanelProvider(context.extensionUri, { client, index, model, settings: () => settings, log });

@@ -70,6 +70,10 @@ export class IndexController implements vscode.Disposable {
           this.render();
         } else if (event.type === 'indexChanged') {
           void this.refreshStats();
+        } else if (event.type === 'leaseTaken') {
+          // The window (or server) that kept this index let it go: this one keeps it from now on. A
+          // sync already running may have passed over the folder: catch up after it.
+          if (!this.paused) void Promise.resolve(this.syncing).then(() => this.syncAll());
         } else if (event.type === 'error') {
           this.log.error(event.message);
         } else {
@@ -144,6 +148,8 @@ export class IndexController implements vscode.Disposable {
           return;
         }
         const s = result.value;
+        // Another process keeps this folder's index; this window reads it (the worker logged who).
+        if (!s) continue;
         this.log.info(`${spec.name}: ${s.complete ? 'synced' : 'paused'} in ${Date.now() - started} ms: ${s.files} files, ${s.chunks} chunks (+${s.added} ~${s.updated} -${s.removed}, ${Object.values(s.skipped).reduce((a, b) => a + (b ?? 0), 0)} skipped)`);
       }
       await this.refreshStats();
@@ -189,6 +195,11 @@ export class IndexController implements vscode.Disposable {
     this.paused = false;
     this.setPhase('indexing');
     for (const spec of this.specs) {
+      const keptBy = this.state.stats.find((s) => s.folder === spec.id)?.indexedBy;
+      if (keptBy) {
+        void vscode.window.showWarningMessage(`Fused Search: the index of ${spec.name} is kept by ${keptBy}; rebuild it there.`);
+        continue;
+      }
       this.log.info(`rebuilding the index of ${spec.name}`);
       const result = await this.client.request({ type: 'rebuild', folder: spec.id });
       if (!result.ok) return this.fail(`rebuilding ${spec.name} failed: ${result.error.message}`);
@@ -269,6 +280,7 @@ export class IndexController implements vscode.Disposable {
       .filter((folder) => folder.uri.scheme === 'file')
       .map((folder) => {
         const id = folder.uri.toString();
+        // Keyed by the folder alone: every window and workspace that opens it shares one index.
         const key = createHash('sha256').update(id).digest('hex').slice(0, 16);
         return {
           id,
@@ -324,9 +336,12 @@ export class IndexController implements vscode.Disposable {
         item.text = `$(search) Fused: ${chunks.toLocaleString('en-US')} chunks`;
         break;
     }
+    const kept = this.state.stats.filter((s) => s.indexedBy);
+    if (this.state.phase === 'ready' && kept.length > 0) item.text += ' · read-only';
+    const keptBy = kept.map((s) => `\n${s.name}: indexed by ${s.indexedBy}; this window reads that index and takes over when it closes.`).join('');
     item.tooltip = this.state.error
       ? `Fused Search: ${this.state.error}\nClick for details.`
-      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s). Click for details.`;
+      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s).${keptBy}\nClick for details.`;
     this.changed.fire(this.state);
   }
 

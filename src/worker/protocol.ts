@@ -19,7 +19,7 @@ export interface FolderSpec {
   name: string;
   /** Absolute file-system path of the folder. */
   root: string;
-  /** Where its database lives (inside the extension's workspace storage). */
+  /** Where its database lives (inside the extension's global storage, one per folder). */
   dbFile: string;
   index: IndexOptions;
 }
@@ -27,13 +27,19 @@ export interface FolderSpec {
 export type Request =
   /** Opens (or re-opens with new options) the engine of each folder; folders not listed are closed. */
   | { type: 'open'; id: number; folders: FolderSpec[] }
-  /** A full sync of one folder; answered when it finishes or is paused. */
+  /**
+   * A full sync of one folder; answered when it finishes or is paused, or at once with `null` when
+   * another process keeps the folder's index (FolderStats.indexedBy).
+   */
   | { type: 'sync'; id: number; folder: FolderId }
   /** Stops any running sync; a later `sync` resumes from what the index already holds. */
   | { type: 'pause'; id: number }
-  /** Deletes a folder's database and indexes it from scratch. */
+  /** Deletes a folder's database and indexes it from scratch; refused while another process keeps it. */
   | { type: 'rebuild'; id: number; folder: FolderId }
-  /** Brings these paths (relative to the folder, `/`-separated) up to date, in order. */
+  /**
+   * Brings these paths (relative to the folder, `/`-separated) up to date, in order; does nothing
+   * while another process keeps the folder's index (it watches the folder).
+   */
   | { type: 'update'; id: number; folder: FolderId; paths: string[] }
   /** Re-reads the ignore rules (a .gitignore changed). */
   | { type: 'reloadRules'; id: number; folder: FolderId }
@@ -91,13 +97,18 @@ export interface ChunkOutline {
 export interface FolderStats extends IndexStats {
   folder: FolderId;
   name: string;
+  /**
+   * Set while another process holds the folder's index lease and keeps the index (this worker only
+   * reads it): who, e.g. `vscode (pid 4242 on devbox)`.
+   */
+  indexedBy?: string;
 }
 
 export interface ResponseValues {
   open: { notices: string[]; empty: FolderId[] };
-  sync: IndexSummary;
+  sync: IndexSummary | null;
   pause: null;
-  rebuild: IndexSummary;
+  rebuild: IndexSummary | null;
   update: null;
   reloadRules: null;
   search: SearchAnswer;
@@ -119,6 +130,8 @@ export type WorkerEvent =
   | { type: 'progress'; folder: FolderId; progress: IndexProgress }
   /** Something in this folder's index changed: a sync finished, or files were updated. */
   | { type: 'indexChanged'; folder: FolderId; paths?: string[] }
+  /** The worker took over the folder's index lease from a process that let it go: sync to catch up. */
+  | { type: 'leaseTaken'; folder: FolderId }
   /** Something went wrong outside any request (or worth telling the user about). */
   | { type: 'error'; folder?: FolderId; message: string }
   | { type: 'log'; message: string };

@@ -7,8 +7,11 @@
 //
 // The worker holds each folder's index lease (src/core/index-lease.ts, kind `vscode`) while the
 // folder is open: an MCP server started on the same database (the extension offers one) then only
-// reads. If another process holds the lease already, the worker still indexes — the editor's index
-// must stay fresh — but says so in the log and takes the lease over when the holder lets go.
+// reads. If another process holds the lease already — another window on the same folder, or an MCP
+// server, both of which keep the index fresh — the worker only reads that folder's index: it does
+// not sync, update or rebuild it, and its stats name the holder. It takes the lease over when the
+// holder lets go (closes the folder, dies, or misses heartbeats for LEASE_TTL_MS) and tells the
+// extension (`leaseTaken`), which syncs the folder to catch up.
 
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -16,7 +19,7 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { formatForAgent } from '../core/agent-output.ts';
 import { Engine } from '../core/engine.ts';
-import { HEARTBEAT_MS, IndexLease } from '../core/index-lease.ts';
+import { HEARTBEAT_MS, IndexLease, type LeaseHolder } from '../core/index-lease.ts';
 import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { SearchOptionsInput } from '../core/options.ts';
 import { quote } from '../core/search/terms.ts';
@@ -34,10 +37,12 @@ interface Folder {
   engine: Engine;
   sync?: { controller: AbortController; done: Promise<IndexSummary>; progress?: IndexProgress };
   lease: IndexLease;
-  /** The "held by another process" line was logged (once per folder is enough). */
-  leaseWarned?: boolean;
-  /** Whether this worker holds the lease right now (another process may have it). */
+  /** Whether this worker holds the lease right now; if not, it only reads this folder's index. */
   leaseHeld: boolean;
+  /** The other process last seen holding the lease. */
+  heldBy?: LeaseHolder;
+  /** While reading: what the index held at the last heartbeat (files, chunks, newest update). */
+  seen?: string;
   /** The tail of this folder's queue of file updates. */
   writes: Promise<void>;
 }
@@ -86,31 +91,58 @@ async function closeFolder(entry: Folder): Promise<void> {
   entry.engine.close();
 }
 
-/** Claims (or renews) a folder's lease; says so in the log whenever who holds it changes. */
-function heartbeat(entry: Folder): void {
+function describeHolder(holder: LeaseHolder): string {
+  return `${holder.kind} (pid ${holder.pid} on ${holder.host})`;
+}
+
+/**
+ * Claims (or renews) a folder's lease; says so in the log whenever who holds it changes. Returns
+ * whether this call claimed a lease the worker did not hold.
+ */
+function heartbeat(entry: Folder): boolean {
+  const name = entry.spec.name;
   try {
     if (entry.leaseHeld) {
       const p = entry.sync?.progress;
       entry.leaseHeld = entry.lease.renew(p ? { phase: p.phase, filesFound: p.filesFound, filesDone: p.filesDone } : undefined);
-      if (!entry.leaseHeld) emit({ type: 'log', message: `${entry.spec.name}: another process took over the index lease` });
-      return;
+      if (!entry.leaseHeld) {
+        // Our heartbeat was late enough for another process to take over: it indexes from now on.
+        entry.sync?.controller.abort();
+        entry.heldBy = entry.lease.holder();
+        emit({ type: 'log', message: `${name}: ${entry.heldBy ? describeHolder(entry.heldBy) : 'another process'} took over the index lease; reading the index it keeps` });
+        // The extension re-reads the stats, which now name the holder.
+        emit({ type: 'indexChanged', folder: entry.spec.id });
+      }
+      return false;
     }
     const claim = entry.lease.tryAcquire();
-    entry.leaseHeld = claim.acquired;
-    if (claim.acquired) emit({ type: 'log', message: `${entry.spec.name}: holding the index lease` });
-    else if (!entry.leaseWarned) {
-      entry.leaseWarned = true;
-      const h = claim.holder;
-      emit({ type: 'log', message: `${entry.spec.name}: the index lease is held by ${h.kind} (pid ${h.pid} on ${h.host}); indexing anyway, taking the lease over when it is free` });
+    if (claim.acquired) {
+      entry.leaseHeld = true;
+      entry.heldBy = undefined;
+      entry.seen = undefined;
+      emit({ type: 'log', message: `${name}: holding the index lease` });
+      return true;
     }
+    if (entry.heldBy?.id !== claim.holder.id) {
+      emit({ type: 'log', message: `${name}: the index lease is held by ${describeHolder(claim.holder)}; reading the index it keeps, taking the lease over when it is free` });
+    }
+    entry.heldBy = claim.holder;
+    // What the holder indexes reaches this window's stats (its status bar) within a heartbeat.
+    const { files, chunks, lastIndexedAt } = entry.engine.stats();
+    const seen = `${files} ${chunks} ${lastIndexedAt}`;
+    if (entry.seen !== undefined && seen !== entry.seen) emit({ type: 'indexChanged', folder: entry.spec.id });
+    entry.seen = seen;
   } catch (error) {
     // A busy database (another writer) or a closed one: the next heartbeat tries again.
-    emit({ type: 'log', message: `${entry.spec.name}: lease heartbeat failed: ${String(error)}` });
+    emit({ type: 'log', message: `${name}: lease heartbeat failed: ${String(error)}` });
   }
+  return false;
 }
 
 const heartbeats = setInterval(() => {
-  for (const entry of folders.values()) heartbeat(entry);
+  for (const entry of folders.values()) {
+    if (heartbeat(entry)) emit({ type: 'leaseTaken', folder: entry.spec.id });
+  }
 }, HEARTBEAT_MS);
 heartbeats.unref();
 
@@ -135,7 +167,9 @@ async function open(specs: FolderSpec[]): Promise<ResponseValues['open']> {
   return { notices, empty };
 }
 
-function sync(entry: Folder): Promise<IndexSummary> {
+/** A full sync of a folder whose lease this worker holds; `null` (nothing crawled) if another process keeps its index. */
+function sync(entry: Folder): Promise<IndexSummary | null> {
+  if (!entry.leaseHeld) return Promise.resolve(null);
   if (entry.sync) return entry.sync.done;
   const controller = new AbortController();
   const run: NonNullable<Folder['sync']> = { controller, done: undefined as unknown as Promise<IndexSummary> };
@@ -173,8 +207,10 @@ function prepareWhenIdle(entry: Folder): void {
   }, 50);
 }
 
-async function rebuild(entry: Folder): Promise<IndexSummary> {
+async function rebuild(entry: Folder): Promise<IndexSummary | null> {
   const spec = entry.spec;
+  // Deleting the database under the process that keeps it would leave it writing to a file no one reads.
+  if (!entry.leaseHeld) throw new RequestError('bad-request', `${spec.name}: the index is kept by ${entry.heldBy ? describeHolder(entry.heldBy) : 'another process'}; rebuild it there`);
   await closeFolder(entry);
   for (const suffix of ['', '-wal', '-shm']) rmSync(spec.dbFile + suffix, { force: true });
   await open([...[...folders.values()].map((f) => f.spec), spec]);
@@ -183,6 +219,8 @@ async function rebuild(entry: Folder): Promise<IndexSummary> {
 
 function update(entry: Folder, paths: string[]): Promise<void> {
   const run = async () => {
+    // The process holding the lease watches the folder and indexes the change.
+    if (!entry.leaseHeld) return;
     const changed: string[] = [];
     for (const relPath of paths) {
       try {
@@ -310,7 +348,12 @@ async function handle(request: Request): Promise<unknown> {
         .engine.store.chunksOfFile(request.path)
         .map((c) => ({ chunkId: c.id, title: c.title, startLine: c.startLine, endLine: c.endLine }));
     case 'stats':
-      return [...folders.values()].map((entry) => ({ ...entry.engine.stats(), folder: entry.spec.id, name: entry.spec.name }));
+      return [...folders.values()].map((entry) => ({
+        ...entry.engine.stats(),
+        folder: entry.spec.id,
+        name: entry.spec.name,
+        ...(!entry.leaseHeld && entry.heldBy ? { indexedBy: describeHolder(entry.heldBy) } : {}),
+      }));
     case 'close':
       for (const entry of [...folders.values()]) await closeFolder(entry);
       return null;

@@ -1,13 +1,15 @@
 // Fault suite, concurrency: a process searching in a loop while another indexes the same
 // database never sees `database is locked`; a burst of 1,000 file rewrites in 10 seconds, each
 // followed by an updateFile call the way a file watcher fires them (without waiting for the
-// previous one), converges on the files' final content with no update lost.
+// previous one), converges on the files' final content with no update lost; a search whose
+// refresh of a changed result file cannot get the write lock answers without that file.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Engine } from '../../src/core/engine.ts';
 import { checkDatabase, contentDigest, referenceDigest, sleep, startChild, writeCorpus } from './helpers/fault.ts';
 import { random } from './helpers/random.ts';
@@ -90,4 +92,62 @@ test('a word of letters and digits (version0875) finds its file first, though it
   await engine.sync();
   assert.equal(engine.searchIndexed('version0035', { fuzzy: 'off' }).results[0]?.path, 'f5.md');
   engine.close();
+});
+
+test('a search whose result file changed while another process holds the write lock answers without that file, not "database is locked"', async () => {
+  // A window reading the index another one keeps: the keeper is writing a batch, and a result's
+  // file changed on disk, so the search's own refresh of that file cannot get the write lock.
+  const root = path.join(base, 'busy');
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'kept.md'), '# Kept\n\nharbour ferry timetable\n');
+  fs.writeFileSync(path.join(root, 'changed.md'), '# Changed\n\nharbour ferry fares\n');
+  const dbFile = path.join(base, 'busy.db');
+  const engine = await Engine.open({ root, dbFile });
+  await engine.sync();
+  fs.writeFileSync(path.join(root, 'changed.md'), '# Changed\n\nThe harbour ferry fares went up, and the file grew.\n');
+  // The keeper's transaction outlasts the busy wait, made short here to keep the test quick.
+  engine.store.db.pragma('busy_timeout = 50');
+  const keeper = new Database(dbFile);
+  keeper.exec('BEGIN IMMEDIATE');
+  try {
+    const answer = await engine.search('harbour ferry');
+    assert.deepEqual(answer.results.map((r) => r.path), ['kept.md']);
+  } finally {
+    keeper.exec('ROLLBACK');
+    keeper.close();
+  }
+  assert.deepEqual((await engine.search('harbour ferry')).results.map((r) => r.path).sort(), ['changed.md', 'kept.md'], 'once the lock is free, the refresh runs');
+  engine.close();
+});
+
+test('opening and closing an index while another process writes it waits for no lock, and a database locked past the busy timeout is never moved aside', async () => {
+  const root = path.join(base, 'opening');
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'guide.md'), '# Guide\n\nharbour ferry timetable\n');
+  const dbFile = path.join(base, 'opening.db');
+  const first = await Engine.open({ root, dbFile });
+  await first.sync();
+  // A second window opens the index while the first is in the middle of a write.
+  first.store.db.exec('BEGIN IMMEDIATE');
+  const started = performance.now();
+  const second = await Engine.open({ root, dbFile });
+  assert.ok(performance.now() - started < 1_000, `opened in ${(performance.now() - started).toFixed(0)} ms, without waiting for the lock`);
+  assert.equal(second.searchIndexed('harbour').results[0]?.path, 'guide.md');
+  const closing = performance.now();
+  second.close();
+  assert.ok(performance.now() - closing < 1_000, `closed in ${(performance.now() - closing).toFixed(0)} ms, without waiting for the lock`);
+  first.store.db.exec('ROLLBACK');
+  first.close();
+
+  // A process holding an exclusive lock keeps even readers out: that is "busy", not "broken".
+  const holder = new Database(dbFile);
+  holder.pragma('locking_mode = EXCLUSIVE');
+  holder.exec('BEGIN EXCLUSIVE');
+  try {
+    await assert.rejects(Engine.open({ root, dbFile }), /locked/);
+    assert.deepEqual(fs.readdirSync(base).filter((f) => f.startsWith('opening.db.broken')), [], 'the database stays where it is');
+  } finally {
+    holder.exec('COMMIT');
+    holder.close();
+  }
 });

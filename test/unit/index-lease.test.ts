@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { IndexLease, LEASE_TTL_MS } from '../../src/core/index-lease.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
 import { tempDir } from './helpers/store.ts';
@@ -78,4 +79,27 @@ test('a worker restarted in the same process takes over its dead predecessor\'s 
   assert.equal(other.tryAcquire().acquired, false, 'another kind in the same process still waits');
   a.close();
   b.close();
+});
+
+test('a reader finds a live holder without waiting for the write lock, so a long write never makes its heartbeat fail', () => {
+  const file = path.join(tempDir(), 'index.db');
+  const holderStore = new IndexStore(file);
+  const readerStore = new IndexStore(file);
+  new IndexLease(holderStore, { kind: 'vscode' }).tryAcquire();
+  // The holder's indexing transaction, as long as it takes: the reader's busy wait (5 s) would end
+  // in "database is locked".
+  const writer = new Database(file);
+  writer.exec('BEGIN IMMEDIATE');
+  try {
+    const started = performance.now();
+    const claim = new IndexLease(readerStore, { kind: 'vscode' }).tryAcquire();
+    assert.equal(claim.acquired, false);
+    assert.equal(!claim.acquired && claim.holder.kind, 'vscode');
+    assert.ok(performance.now() - started < 1_000, `answered in ${(performance.now() - started).toFixed(0)} ms`);
+  } finally {
+    writer.exec('ROLLBACK');
+    writer.close();
+    holderStore.close();
+    readerStore.close();
+  }
 });

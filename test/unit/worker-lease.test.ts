@@ -1,7 +1,9 @@
-// The extension's engine worker and an MCP server on the same database: the worker holds the index
-// lease (kind `vscode`) for each folder it opens, so the MCP server VS Code starts on that database
-// only reads it, and takes over once the worker lets go. The worker runs from source in a real
-// worker_thread and speaks protocol.ts, as it does in the extension host.
+// The extension's engine worker and another process on the same database. The worker holds the
+// index lease (kind `vscode`) for each folder it opens, so the MCP server VS Code starts on that
+// database only reads it, and takes over once the worker lets go; and a worker that finds the lease
+// held (a second window on the same folder) only reads, and takes over once the holder is gone.
+// The worker runs from source in a real worker_thread and speaks protocol.ts, as it does in the
+// extension host.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +14,11 @@ import { Worker } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../../src/core/engine.ts';
+import { HEARTBEAT_MS } from '../../src/core/index-lease.ts';
 import { IndexService } from '../../src/mcp/index-service.ts';
 import type { FolderSpec, FromWorker, Request, ResponseValues } from '../../src/worker/protocol.ts';
+import { startChild } from './helpers/fault.ts';
 import { tempDir } from './helpers/store.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -24,14 +29,15 @@ type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> 
 function startWorker() {
   const worker = new Worker(WORKER);
   const pending = new Map<number, (m: FromWorker) => void>();
-  worker.on('message', (m: FromWorker) => m.type === 'response' && pending.get(m.id)?.(m));
+  const events: FromWorker[] = [];
+  worker.on('message', (m: FromWorker) => (m.type === 'response' ? pending.get(m.id)?.(m) : events.push(m)));
   let nextId = 0;
   const request = <T extends Body['type']>(body: Extract<Body, { type: T }>) => new Promise<ResponseValues[T]>((resolve, reject) => {
     const id = ++nextId;
     pending.set(id, (m) => (m.type === 'response' && m.ok ? resolve(m.value as ResponseValues[T]) : reject(new Error(JSON.stringify(m)))));
     worker.postMessage({ ...body, id });
   });
-  return { worker, request };
+  return { worker, request, events };
 }
 
 async function eventually(check: () => boolean, ms: number): Promise<boolean> {
@@ -51,7 +57,7 @@ after(async () => {
 test('an MCP server started on the database the extension indexes only reads it, and takes over when the extension closes it', async () => {
   const root = tempDir('fused-worker-lease-');
   fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryWithBackoff(attempts: number): number {\n  return 2 ** attempts;\n}\n');
-  // Like the extension: the database lives outside the folder (VS Code's workspace storage).
+  // Like the extension: the database lives outside the folder (VS Code's global storage).
   const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
   const spec: FolderSpec = { id: 'file:///lease', name: 'lease', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
   const { worker, request } = startWorker();
@@ -82,4 +88,49 @@ test('an MCP server started on the database the extension indexes only reads it,
   assert.equal(reader.currentRole, 'reader');
   await request({ type: 'close' });
   assert.ok(await eventually(() => reader.currentRole === 'owner', 3000), 'the reader took over after the worker released the lease');
+});
+
+test('a second window on the same folder only reads the index the first one keeps, and keeps it once the first is gone', async () => {
+  const root = tempDir('fused-worker-reader-');
+  fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryWithBackoff(attempts: number): number {\n  return 2 ** attempts;\n}\n');
+  const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
+  const spec: FolderSpec = { id: 'file:///reader', name: 'reader', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
+  // The first window: another process that claimed the lease and indexed the folder.
+  const first = startChild(['hold', root, dbFile]);
+  cleanup.push(async () => first.process.kill('SIGKILL'));
+  await first.ready;
+
+  const { worker, request, events } = startWorker();
+  cleanup.push(() => worker.terminate());
+  await request({ type: 'open', folders: [spec] });
+  const [stats] = await request({ type: 'stats' });
+  assert.match(stats?.indexedBy ?? '', new RegExp(`^vscode \\(pid ${first.process.pid} on `), 'its stats name the window that keeps the index');
+  assert.equal(stats?.files, 1, 'it reads what the first window indexed');
+  assert.equal(await request({ type: 'sync', folder: spec.id }), null, 'it does not crawl the folder');
+  fs.writeFileSync(path.join(root, 'saved.md'), '# Saved\n\nquixotic marmalade\n');
+  await request({ type: 'update', folder: spec.id, paths: ['saved.md'] });
+  assert.equal((await request({ type: 'stats' }))[0]?.files, 1, 'nor index a change: the first window watches the folder');
+  await assert.rejects(request({ type: 'rebuild', folder: spec.id }), /kept by vscode/);
+  assert.ok(fs.existsSync(dbFile), 'nor delete the database under the first window');
+  assert.match((await request({ type: 'search', query: 'retryWithBackoff', options: {} })).results[0]?.path ?? '', /retry\.ts/);
+  // The first window's watcher indexes the change (a connection of this process stands in for it):
+  // the second one's stats follow within a heartbeat.
+  const keeper = await Engine.open({ root, dbFile });
+  await keeper.updateFile('saved.md');
+  keeper.close();
+  const changed = () => events.some((e) => e.type === 'indexChanged' && e.folder === spec.id);
+  assert.ok(await eventually(changed, HEARTBEAT_MS + 3000), 'it says the index changed');
+  assert.equal((await request({ type: 'stats' }))[0]?.files, 2);
+
+  // The first window's process ends without releasing the lease (a crash): free as soon as it is
+  // gone. A file changed meanwhile is indexed by no one until the second window takes over.
+  first.process.kill('SIGKILL');
+  await first.exited;
+  fs.writeFileSync(path.join(root, 'late.md'), '# Late\n\nquixotic lighthouse\n');
+  const taken = () => events.some((e) => e.type === 'leaseTaken' && e.folder === spec.id);
+  assert.ok(await eventually(taken, HEARTBEAT_MS + 3000), 'it takes the lease over at its next heartbeat and says so');
+  assert.equal((await request({ type: 'stats' }))[0]?.indexedBy, undefined);
+  const summary = await request({ type: 'sync', folder: spec.id });
+  assert.equal(summary?.added, 1, 'its catch-up sync indexes what changed while no one kept the index');
+  assert.match((await request({ type: 'search', query: 'lighthouse', options: {} })).results[0]?.path ?? '', /late\.md/);
 });

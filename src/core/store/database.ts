@@ -86,14 +86,15 @@ export interface OpenedDatabase {
 /**
  * Opens (creating if needed) the database at `file`. A corrupt file, a file that is not SQLite,
  * or one written by another schema version is renamed to `<file>.broken-<time>` with its WAL and
- * SHM files, and a fresh database takes its place.
+ * SHM files, and a fresh database takes its place. A database locked by another process past the
+ * busy timeout is not broken: that error is thrown, and the file left alone.
  */
 export function openDatabase(file: string, options: { readonly?: boolean } = {}): OpenedDatabase {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
     return { db: openChecked(file, options.readonly ?? false) };
   } catch (error) {
-    if (file === ':memory:' || options.readonly) throw error;
+    if (file === ':memory:' || options.readonly || isBusy(error)) throw error;
     const problem = error instanceof UnusableDatabase ? error.message : `it could not be read (${describe(error)})`;
     const aside = moveAside(file);
     return {
@@ -143,6 +144,11 @@ function moveAside(file: string): string {
     if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
   }
   return aside;
+}
+
+/** SQLITE_BUSY (or one of its extended codes): another connection held the lock past the busy timeout. */
+export function isBusy(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 }
 
 function describe(error: unknown): string {

@@ -3,7 +3,7 @@
 
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
-import { openDatabase, type Db } from './database.ts';
+import { isBusy, openDatabase, type Db } from './database.ts';
 import { chunkWords } from './words.ts';
 
 export interface FileRecord {
@@ -333,8 +333,15 @@ export class IndexStore {
   }
 
   close(): void {
-    if (this.db.open) {
+    if (!this.db.open) return;
+    try {
+      // Worth doing, not worth waiting for: while another process writes this database (the window
+      // that keeps the index), the lock it may need is theirs.
+      this.db.pragma('busy_timeout = 0');
       this.db.pragma('optimize');
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    } finally {
       this.db.close();
     }
   }

@@ -7,10 +7,13 @@
 //                                updateFile after each change, as a file watcher would
 //   search DB MS QUERY...        searches the queries in turn for MS milliseconds, then prints
 //                                {"queries":N,"errors":[...]} — every error a search threw
+//   hold ROOT DB                 keeps the index as a VS Code window does: claims the index lease
+//                                (kind `vscode`), syncs, then renews the lease until killed
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine } from '../../../src/core/engine.ts';
+import { HEARTBEAT_MS, IndexLease } from '../../../src/core/index-lease.ts';
 import { random } from './random.ts';
 
 const [mode, ...args] = process.argv.slice(2);
@@ -71,6 +74,14 @@ if (mode === 'sync') {
   }
   engine.close();
   process.stdout.write(`${JSON.stringify({ queries: count, errors: errors.slice(0, 10), errorCount: errors.length })}\n`);
+} else if (mode === 'hold') {
+  const [root, dbFile] = args as [string, string];
+  const engine = await Engine.open({ root, dbFile });
+  const lease = new IndexLease(engine.store, { kind: 'vscode' });
+  if (!lease.tryAcquire().acquired) throw new Error('engine-child: the index lease is taken');
+  await engine.sync();
+  setInterval(() => lease.renew(), HEARTBEAT_MS);
+  process.stdout.write('ready\n');
 } else {
   process.stderr.write(`engine-child: unknown mode ${mode}\n`);
   process.exitCode = 2;
