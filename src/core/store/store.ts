@@ -4,7 +4,7 @@
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
 import { openDatabase, type Db } from './database.ts';
-import { chunkWords } from './words.ts';
+import { chunkWords, type ChunkWords } from './words.ts';
 
 export interface FileRecord {
   path: string;
@@ -12,6 +12,14 @@ export interface FileRecord {
   mtimeMs: number;
   hash: string;
   language: string;
+}
+
+/** One file's new content for `replaceFiles`. */
+export interface FileChunks {
+  record: FileRecord;
+  chunks: readonly ChunkDraft[];
+  /** The chunks' `chunkWords`, in order, when the caller derived them already (off this thread). */
+  words?: readonly ChunkWords[];
 }
 
 export interface CatalogEntry extends FileRecord {
@@ -134,19 +142,33 @@ export class IndexStore {
 
   /** Replaces everything stored for one file. Touches only that file's rows. */
   replaceFile(record: FileRecord, chunks: readonly ChunkDraft[]): void {
+    this.replaceFiles([{ record, chunks }]);
+  }
+
+  /**
+   * Replaces everything stored for each of these files, in one transaction. Touches only their
+   * rows. Each table is written in one run rather than a row of each in turn: interleaving the
+   * three FTS5 tables' inserts costs about twice the CPU (measured on the npm package: 3.4 s
+   * against 1.7 s), their 8 MB pending-term hashes evicting each other from the CPU caches.
+   */
+  replaceFiles(files: readonly FileChunks[]): void {
     const s = this.statements;
     this.matchCounts.clear();
     this.transaction(() => {
-      const existing = s.fileByPath.get(record.path) as CatalogEntry | undefined;
-      if (existing) this.deleteChunks(existing.id);
-      const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
-      this.chunkCount += chunks.length;
-      chunks.forEach((chunk, ord) => {
-        const words = chunkWords(chunk.title, chunk.text);
-        const chunkId = Number(s.insertChunk.run(fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, words.humps).lastInsertRowid);
-        s.insertTrigram.run(chunkId, chunk.title, words.trigram);
-        s.insertWords.run(chunkId, words.vocabulary);
-      });
+      const existing = files.map((file) => s.fileByPath.get(file.record.path) as CatalogEntry | undefined);
+      this.deleteChunks(existing.flatMap((entry) => (entry ? [entry.id] : [])));
+      const rows: Array<{ id: number; title: string; words: ChunkWords }> = [];
+      for (const { record, chunks, words } of files) {
+        const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
+        this.chunkCount += chunks.length;
+        chunks.forEach((chunk, ord) => {
+          const lists = words?.[ord] ?? chunkWords(chunk.title, chunk.text);
+          const id = Number(s.insertChunk.run(fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, lists.humps).lastInsertRowid);
+          rows.push({ id, title: chunk.title, words: lists });
+        });
+      }
+      for (const row of rows) s.insertTrigram.run(row.id, row.title, row.words.trigram);
+      for (const row of rows) s.insertWords.run(row.id, row.words.vocabulary);
     });
   }
 
@@ -161,21 +183,21 @@ export class IndexStore {
     return this.transaction(() => {
       const existing = s.fileByPath.get(path) as CatalogEntry | undefined;
       if (!existing) return false;
-      this.deleteChunks(existing.id);
+      this.deleteChunks([existing.id]);
       s.deleteFile.run(existing.id);
       return true;
     });
   }
 
-  private deleteChunks(fileId: number): void {
+  /** Deletes these files' chunks from every table, each table in one run (see `replaceFiles`). */
+  private deleteChunks(fileIds: readonly number[]): void {
     const s = this.statements;
-    for (const old of s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>) {
-      this.chunkCount--;
-      const words = chunkWords(old.title, old.text);
-      s.deleteTrigram.run(old.id, old.title, words.trigram);
-      s.deleteWords.run(old.id, words.vocabulary);
-    }
-    s.deleteChunks.run(fileId);
+    const rows = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>)
+      .map((old) => ({ id: old.id, title: old.title, words: chunkWords(old.title, old.text) }));
+    this.chunkCount -= rows.length;
+    for (const row of rows) s.deleteTrigram.run(row.id, row.title, row.words.trigram);
+    for (const row of rows) s.deleteWords.run(row.id, row.words.vocabulary);
+    for (const fileId of fileIds) s.deleteChunks.run(fileId);
   }
 
   chunk(id: number): StoredChunk | undefined {
