@@ -70,11 +70,11 @@ const BATCH_FILES = 256;
 const BATCH_BYTES = 8 * 1024 * 1024;
 /**
  * Files prepared ahead of the one being written. On this thread, a few: their reads overlap the
- * chunking. On pool threads, about two batches (and their bytes): the threads keep working while
- * a batch is written.
+ * chunking. On pool threads, a batch's worth: the threads prepare the next batch while one is
+ * written, and memory holds no more than two.
  */
 const LOCAL_AHEAD = { files: 16, bytes: Infinity };
-const POOL_AHEAD = { files: 2 * BATCH_FILES, bytes: 2 * BATCH_BYTES };
+const POOL_AHEAD = { files: BATCH_FILES, bytes: BATCH_BYTES };
 /** Fewer changed files than this are prepared on the indexing thread: starting pool threads costs more. */
 const POOL_MIN_FILES = 64;
 const SKIPPED_FILES_KEPT = 200;
