@@ -96,6 +96,10 @@ export class Indexer {
 
   async sync({ signal, onProgress }: SyncOptions = {}): Promise<IndexSummary> {
     const started = performance.now();
+    // This thread's grammars load while the folder is scanned. Pool threads load their own, but
+    // the first single-file update after a sync must not wait for them; a failure surfaces below.
+    const chunkerLoaded = this.loadChunker();
+    chunkerLoaded.catch(() => undefined);
     const summary: IndexSummary = {
       files: 0, chunks: 0, bytes: 0, seconds: 0, added: 0, updated: 0, unchanged: 0, removed: 0,
       skipped: {}, skippedFiles: [], complete: false,
@@ -122,6 +126,7 @@ export class Indexer {
       if (signal?.aborted) break;
     }
 
+    await chunkerLoaded;
     const catalog = new Map(this.store.catalog().map((entry) => [entry.path, entry]));
     const changed = found.filter((file) => {
       const known = catalog.get(file.relPath);
