@@ -23,7 +23,13 @@ const node = {
 await Promise.all([
   build({
     ...node,
-    entryPoints: { cli: 'src/cli/main.ts', extension: 'src/extension/extension.ts', worker: 'src/worker/worker.ts' },
+    entryPoints: {
+      cli: 'src/cli/main.ts',
+      extension: 'src/extension/extension.ts',
+      worker: 'src/worker/worker.ts',
+      // The indexer's pool threads (src/core/prepare/pool.ts), started beside whichever bundle indexes.
+      'prepare-worker': 'src/core/prepare/worker.ts',
+    },
     outExtension: { '.js': '.cjs' },
     outdir: 'dist',
   }),

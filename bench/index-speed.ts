@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   console.log(`Corpus: ${dir}`);
   const runs = ['floor', 'ours'].map((engine) => {
     const dbFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), `bench-${engine}-`)), 'index.db');
-    // --liftoff-only: how bin/fused-search.cjs runs the engine (see the comment there).
-    const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', process.argv[1]!, '--child', engine, dir, dbFile], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+    // --liftoff-only and a 4 MB semi-space: how bin/fused-search.cjs runs the engine (see the comment there).
+    const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', engine, dir, dbFile], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
     if (result.status !== 0) throw new Error(`${engine} run failed`);
     fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
     return JSON.parse(result.stdout) as Run;

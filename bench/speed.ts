@@ -262,8 +262,9 @@ function ripgrepQueries(corpus: Corpus, dir: string, rounds: number): QueryRun {
 // ---------------------------------------------------------------------------------- parent
 
 function spawnChild(args: string[]): unknown {
-  // --liftoff-only is how bin/fused-search.cjs runs our engine (see there); the peers use no wasm.
-  const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', process.argv[1]!, '--child', ...args], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+  // --liftoff-only and a 4 MB semi-space are how bin/fused-search.cjs runs our engine (see there);
+  // the peers use no wasm, and their runs get the same flags.
+  const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', ...args], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
   if (result.status !== 0) throw new Error(`child ${args.slice(0, 2).join(' ')} failed (${result.status})`);
   return JSON.parse(result.stdout);
 }

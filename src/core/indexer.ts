@@ -4,10 +4,12 @@
 import { stat as statFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createChunker, type Chunker } from './chunk/index.ts';
-import { crawl, createPathFilter, readTextFile, type CrawlOptions, type PathFilter } from './crawl/index.ts';
+import { crawl, createPathFilter, type CrawlOptions, type PathFilter } from './crawl/index.ts';
 import type { IndexOptions } from './options.ts';
-import type { FileRecord, IndexStore } from './store/store.ts';
-import type { ChunkDraft, FileStat, SkipReason } from './types.ts';
+import { prepareFile, type PreparedFile } from './prepare/index.ts';
+import { LocalPreparer, PreparePool, type Preparer } from './prepare/pool.ts';
+import type { FileChunks, IndexStore } from './store/store.ts';
+import type { FileStat, SkipReason } from './types.ts';
 
 /** Where the CLI keeps an index inside the folder it indexes; never indexed itself. */
 export const INDEX_DIR = '.fused-search';
@@ -66,8 +68,15 @@ export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { 
 /** Files written per transaction: big enough to amortise commits, small enough to keep memory flat. */
 const BATCH_FILES = 256;
 const BATCH_BYTES = 8 * 1024 * 1024;
-/** Files read ahead of the chunker, so the disk and the CPU overlap. */
-const READ_AHEAD = 16;
+/**
+ * Files prepared ahead of the one being written. On this thread, a few: their reads overlap the
+ * chunking. On pool threads, a batch's worth: the threads prepare the next batch while one is
+ * written, and memory holds no more than two.
+ */
+const LOCAL_AHEAD = { files: 16, bytes: Infinity };
+const POOL_AHEAD = { files: BATCH_FILES, bytes: BATCH_BYTES };
+/** Fewer changed files than this are prepared on the indexing thread: starting pool threads costs more. */
+const POOL_MIN_FILES = 64;
 const SKIPPED_FILES_KEPT = 200;
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -87,7 +96,10 @@ export class Indexer {
 
   async sync({ signal, onProgress }: SyncOptions = {}): Promise<IndexSummary> {
     const started = performance.now();
-    const chunker = await this.loadChunker();
+    // This thread's grammars load while the folder is scanned. Pool threads load their own, but
+    // the first single-file update after a sync must not wait for them; a failure surfaces below.
+    const chunkerLoaded = this.loadChunker();
+    chunkerLoaded.catch(() => undefined);
     const summary: IndexSummary = {
       files: 0, chunks: 0, bytes: 0, seconds: 0, added: 0, updated: 0, unchanged: 0, removed: 0,
       skipped: {}, skippedFiles: [], complete: false,
@@ -114,6 +126,7 @@ export class Indexer {
       if (signal?.aborted) break;
     }
 
+    await chunkerLoaded;
     const catalog = new Map(this.store.catalog().map((entry) => [entry.path, entry]));
     const changed = found.filter((file) => {
       const known = catalog.get(file.relPath);
@@ -137,16 +150,14 @@ export class Indexer {
         return false;
       }
     };
-    let batch: Array<{ record: FileRecord; chunks: ChunkDraft[]; isNew: boolean; bytes: number }> = [];
+    let batch: Array<FileChunks & { isNew: boolean; bytes: number }> = [];
     let batchBytes = 0;
     const flush = () => {
       if (batch.length === 0) return;
       const writes = batch;
       batch = [];
       batchBytes = 0;
-      const ok = write(() => this.store.transaction(() => {
-        for (const entry of writes) this.store.replaceFile(entry.record, entry.chunks);
-      }));
+      const ok = write(() => this.store.replaceFiles(writes));
       if (!ok) return;
       for (const entry of writes) {
         if (entry.isNew) summary.added++;
@@ -156,42 +167,48 @@ export class Indexer {
     };
 
     let done = found.length - changed.length;
-    const reads = changed.map((file, index) => ({ file, index }));
-    const pending = new Map<number, ReturnType<typeof readTextFile>>();
-    const startRead = (i: number) => {
-      const next = reads[i];
-      if (next) pending.set(i, readTextFile(next.file.absPath, this.options.maxFileBytes));
+    const { preparer, ahead } = this.preparer(changed.length);
+    const queued = new Map<number, Promise<PreparedFile>>();
+    let next = 0;
+    let queuedBytes = 0;
+    const fill = (current: number) => {
+      while (next < changed.length && next - current < ahead.files && (next === current || queuedBytes < ahead.bytes)) {
+        const file = changed[next]!;
+        const knownHash = catalog.get(file.relPath)?.hash;
+        queued.set(next++, preparer.prepare({ absPath: file.absPath, relPath: file.relPath, maxFileBytes: this.options.maxFileBytes, ...(knownHash ? { knownHash } : {}) }));
+        queuedBytes += file.size;
+      }
     };
-    for (let i = 0; i < READ_AHEAD; i++) startRead(i);
-    for (let i = 0; i < reads.length && !signal?.aborted && !summary.stopped; i++) {
-      const file = reads[i]!.file;
-      const read = await pending.get(i)!;
-      pending.delete(i);
-      startRead(i + READ_AHEAD);
-      done++;
-      report({ phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes, currentPath: file.relPath });
-      if (!read.ok) {
-        skip(file.relPath, read.reason);
-        continue;
+    try {
+      for (let i = 0; i < changed.length && !signal?.aborted && !summary.stopped; i++) {
+        const file = changed[i]!;
+        fill(i);
+        const prepared = await queued.get(i)!;
+        queued.delete(i);
+        queuedBytes -= file.size;
+        done++;
+        report({ phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes, currentPath: file.relPath });
+        if (prepared.status === 'skipped') {
+          skip(file.relPath, prepared.reason);
+          continue;
+        }
+        if (prepared.status === 'unchanged') {
+          if (write(() => this.store.touchFile(file.relPath, file.size, file.mtimeMs))) summary.unchanged++;
+          continue;
+        }
+        batch.push({
+          record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: prepared.hash, language: prepared.language },
+          chunks: prepared.chunks, words: prepared.words, isNew: !catalog.has(file.relPath), bytes: prepared.bytes,
+        });
+        batchBytes += prepared.bytes;
+        if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
       }
-      const known = catalog.get(file.relPath);
-      if (known && known.hash === read.hash) {
-        if (write(() => this.store.touchFile(file.relPath, file.size, file.mtimeMs))) summary.unchanged++;
-        continue;
-      }
-      const chunked = chunk(chunker, file.relPath, read.text);
-      if (!chunked) {
-        skip(file.relPath, 'chunk-failed');
-        continue;
-      }
-      batch.push({
-        record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: read.hash, language: chunked.language },
-        chunks: chunked.chunks, isNew: !known, bytes: Buffer.byteLength(read.text),
-      });
-      batchBytes += read.text.length;
-      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+    } finally {
+      // Jobs still queued (a cancelled or stopped run) are dropped: closing settles them unprepared.
+      const dropped = Promise.allSettled(queued.values());
+      await preparer.close();
+      await dropped;
     }
-    await Promise.allSettled(pending.values());
     flush();
 
     if (!signal?.aborted && !summary.stopped) {
@@ -245,18 +262,21 @@ export class Indexer {
     }
     const known = this.store.file(normalized);
     if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return 'unchanged';
-    const read = await readTextFile(absPath, this.options.maxFileBytes);
-    if (!read.ok) {
-      this.store.removeFile(normalized);
-      return { skipped: read.reason };
+    const job = { absPath, relPath: normalized, maxFileBytes: this.options.maxFileBytes, ...(known ? { knownHash: known.hash } : {}) };
+    const prepared = await prepareFile(await this.loadChunker(), job);
+    if (prepared.status === 'skipped') {
+      // A file the chunker failed on keeps its previous chunks; one that can no longer be read loses them.
+      if (prepared.reason !== 'chunk-failed') this.store.removeFile(normalized);
+      return { skipped: prepared.reason };
     }
-    if (known && known.hash === read.hash) {
+    if (prepared.status === 'unchanged') {
       this.store.touchFile(normalized, stat.size, stat.mtimeMs);
       return 'unchanged';
     }
-    const chunked = chunk(await this.loadChunker(), normalized, read.text);
-    if (!chunked) return { skipped: 'chunk-failed' };
-    this.store.replaceFile({ path: normalized, size: stat.size, mtimeMs: stat.mtimeMs, hash: read.hash, language: chunked.language }, chunked.chunks);
+    this.store.replaceFiles([{
+      record: { path: normalized, size: stat.size, mtimeMs: stat.mtimeMs, hash: prepared.hash, language: prepared.language },
+      chunks: prepared.chunks, words: prepared.words,
+    }]);
     return 'indexed';
   }
 
@@ -279,6 +299,14 @@ export class Indexer {
     this.pathFilter = undefined;
   }
 
+  /** Where a sync of `files` changed files prepares them, and how far ahead; closed by the sync. */
+  private preparer(files: number): { preparer: Preparer; ahead: typeof LOCAL_AHEAD } {
+    const local = new LocalPreparer(() => this.loadChunker());
+    const threads = this.options.prepareThreads ?? 0;
+    if (threads === 0 || files < POOL_MIN_FILES) return { preparer: local, ahead: LOCAL_AHEAD };
+    return { preparer: new PreparePool(threads, { chunkMaxBytes: this.options.chunkMaxBytes }, local), ahead: POOL_AHEAD };
+  }
+
   private loadChunker(): Promise<Chunker> {
     return (this.chunker ??= createChunker({ chunkMaxBytes: this.options.chunkMaxBytes }));
   }
@@ -296,12 +324,4 @@ export class Indexer {
 /** SQLITE_FULL: the disk is full, or the database reached its max_page_count. */
 function isDiskFull(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_FULL';
-}
-
-function chunk(chunker: Chunker, relPath: string, text: string) {
-  try {
-    return chunker.chunk(relPath, text);
-  } catch {
-    return undefined;
-  }
 }

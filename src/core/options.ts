@@ -1,6 +1,7 @@
 // Every tunable of the engine, its unit, its default and why, in one place. Callers pass partial
 // options; `resolve*Options` merges them over the defaults once, at the boundary.
 
+import { availableParallelism } from 'node:os';
 import type { FuzzyMode, ListName } from './types.ts';
 
 export interface IndexOptions {
@@ -12,6 +13,12 @@ export interface IndexOptions {
   include: string[];
   /** Globs (gitignore-style, relative to the root) that are never indexed, on top of ignore files. */
   exclude: string[];
+  /**
+   * Threads that read and chunk files during a sync while the indexing thread writes them; 0 does
+   * it all on the indexing thread. Unset: one fewer than the CPUs, at most 2 — each thread loads
+   * its own grammars (tens of MB), and the writes, which one thread does, are the bottleneck after that.
+   */
+  prepareThreads?: number;
 }
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
@@ -77,6 +84,9 @@ export function resolveIndexOptions(input: Partial<IndexOptions> = {}): IndexOpt
     chunkMaxBytes: positiveInt(input.chunkMaxBytes, DEFAULT_INDEX_OPTIONS.chunkMaxBytes),
     include: input.include ?? DEFAULT_INDEX_OPTIONS.include,
     exclude: input.exclude ?? DEFAULT_INDEX_OPTIONS.exclude,
+    prepareThreads: input.prepareThreads !== undefined && Number.isInteger(input.prepareThreads) && input.prepareThreads >= 0
+      ? input.prepareThreads
+      : Math.min(2, availableParallelism() - 1),
   };
 }
 

@@ -34,6 +34,34 @@ test('re-indexing one file replaces only that file’s chunks and keeps every FT
   store.close();
 });
 
+test('replacing several files at once stores what replacing them one by one stores', () => {
+  const record = (relPath: string, hash: string) => ({ path: relPath, size: 1, mtimeMs: 1, hash, language: 'typescript' });
+  const chunk = (text: string) => ({ title: text.split(' ')[0]!, kind: 'code' as const, startLine: 1, endLine: 1, text });
+  const first = [
+    { record: record('a.ts', '1'), chunks: [chunk('alpha kiwiFruit'), chunk('beta lemonTree')] },
+    { record: record('b.ts', '1'), chunks: [chunk('gamma mangoFruit')] },
+  ];
+  const second = [
+    { record: record('a.ts', '2'), chunks: [chunk('alpha papayaFruit')] },
+    { record: record('c.ts', '1'), chunks: [chunk('delta plumTree'), chunk('epsilon kiwiFruit')] },
+  ];
+  const together = storeWith({});
+  together.replaceFiles(first);
+  together.replaceFiles(second);
+  const oneByOne = storeWith({});
+  for (const { record: r, chunks } of [...first, ...second]) oneByOne.replaceFile(r, chunks);
+  const rows = (store: IndexStore) => store.db.prepare('SELECT c.id, f.path, c.ord, c.title, c.text, c.humps FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id').all();
+  assert.deepEqual(rows(together), rows(oneByOne));
+  assert.deepEqual(together.vocabulary(), oneByOne.vocabulary());
+  for (const word of ['"kiwi"', '"lemon"', '"papaya"', '"plum"']) {
+    assert.deepEqual(together.match('trigram', word, 10, 1), oneByOne.match('trigram', word, 10, 1), word);
+  }
+  assert.equal(together.size, 4);
+  integrityOk(together);
+  together.close();
+  oneByOne.close();
+});
+
 test('removing a file removes its chunks from every index and the catalog', () => {
   const store = storeWith({ 'a.ts': [{ text: 'unique zebra words' }], 'b.ts': [{ text: 'other words' }] });
   assert.equal(store.removeFile('a.ts'), true);

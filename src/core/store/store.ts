@@ -4,7 +4,7 @@
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
 import { isBusy, openDatabase, type Db } from './database.ts';
-import { chunkWords } from './words.ts';
+import { chunkWords, type ChunkWords } from './words.ts';
 
 export interface FileRecord {
   path: string;
@@ -12,6 +12,14 @@ export interface FileRecord {
   mtimeMs: number;
   hash: string;
   language: string;
+}
+
+/** One file's new content for `replaceFiles`. */
+export interface FileChunks {
+  record: FileRecord;
+  chunks: readonly ChunkDraft[];
+  /** The chunks' `chunkWords`, in order, when the caller derived them already (off this thread). */
+  words?: readonly ChunkWords[];
 }
 
 export interface CatalogEntry extends FileRecord {
@@ -47,6 +55,11 @@ export interface VocabularySnapshot {
 }
 
 const MATCH_COUNTS_KEPT = 2_000;
+
+/** Chunk rows written per INSERT statement (see `replaceFiles`), and the parameters of one. */
+const CHUNK_ROWS_PER_INSERT = 64;
+const CHUNK_COLUMNS = 9;
+const CHUNK_ROW = `(${Array.from({ length: CHUNK_COLUMNS }, () => '?').join(', ')})`;
 
 /** BM25 weights after the title's: text, then (Porter only) the identifier humps. */
 const FTS_TABLES: Record<FtsTable, { name: string; weights: string }> = {
@@ -98,11 +111,13 @@ export class IndexStore {
       touchFile: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
       chunkTexts: db.prepare('SELECT id, title, text FROM chunks WHERE file_id = ?'),
-      deleteChunks: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
+      deleteChunks: db.prepare('DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))'),
       deleteTrigram: db.prepare("INSERT INTO fts_trigram (fts_trigram, rowid, title, words) VALUES ('delete', ?, ?, ?)"),
       deleteWords: db.prepare("INSERT INTO fts_words (fts_words, rowid, words) VALUES ('delete', ?, ?)"),
-      insertChunk: db.prepare(`INSERT INTO chunks (file_id, ord, title, kind, start_line, end_line, text, humps)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertChunk: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps) VALUES ${CHUNK_ROW}`),
+      insertChunks: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps)
+        VALUES ${Array.from({ length: CHUNK_ROWS_PER_INSERT }, () => CHUNK_ROW).join(', ')}`),
+      lastChunkId: db.prepare('SELECT coalesce(max(id), 0) FROM chunks').pluck(),
       insertTrigram: db.prepare('INSERT INTO fts_trigram (rowid, title, words) VALUES (?, ?, ?)'),
       insertWords: db.prepare('INSERT INTO fts_words (rowid, words) VALUES (?, ?)'),
       chunkById: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
@@ -141,19 +156,42 @@ export class IndexStore {
 
   /** Replaces everything stored for one file. Touches only that file's rows. */
   replaceFile(record: FileRecord, chunks: readonly ChunkDraft[]): void {
+    this.replaceFiles([{ record, chunks }]);
+  }
+
+  /**
+   * Replaces everything stored for each of these files, in one transaction. Touches only their
+   * rows. FTS5 writes its pending terms to disk at every statement savepoint, and every statement
+   * that writes `chunks` opens one (its trigger writes `fts_porter`): one statement per chunk made
+   * one tiny segment per chunk in each FTS table and the merges to match. So each table is written
+   * in one run, chunks many rows per statement: on the npm package that took the writes' CPU from
+   * 3.4 s to 1.1 s. Chunk ids are what SQLite would have chosen, the largest so far plus one.
+   */
+  replaceFiles(files: readonly FileChunks[]): void {
     const s = this.statements;
     this.matchCounts.clear();
     this.transaction(() => {
-      const existing = s.fileByPath.get(record.path) as CatalogEntry | undefined;
-      if (existing) this.deleteChunks(existing.id);
-      const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
-      this.chunkCount += chunks.length;
-      chunks.forEach((chunk, ord) => {
-        const words = chunkWords(chunk.title, chunk.text);
-        const chunkId = Number(s.insertChunk.run(fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, words.humps).lastInsertRowid);
-        s.insertTrigram.run(chunkId, chunk.title, words.trigram);
-        s.insertWords.run(chunkId, words.vocabulary);
-      });
+      const existing = files.map((file) => s.fileByPath.get(file.record.path) as CatalogEntry | undefined);
+      this.deleteChunks(existing.flatMap((entry) => (entry ? [entry.id] : [])));
+      let nextId = (s.lastChunkId.get() as number) + 1;
+      const rows: Array<{ id: number; title: string; words: ChunkWords }> = [];
+      const values: unknown[] = [];
+      for (const { record, chunks, words } of files) {
+        const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
+        this.chunkCount += chunks.length;
+        chunks.forEach((chunk, ord) => {
+          const lists = words?.[ord] ?? chunkWords(chunk.title, chunk.text);
+          const id = nextId++;
+          values.push(id, fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, lists.humps);
+          rows.push({ id, title: chunk.title, words: lists });
+        });
+      }
+      const full = CHUNK_ROWS_PER_INSERT * CHUNK_COLUMNS;
+      let at = 0;
+      for (; at + full <= values.length; at += full) s.insertChunks.run(values.slice(at, at + full));
+      for (; at < values.length; at += CHUNK_COLUMNS) s.insertChunk.run(values.slice(at, at + CHUNK_COLUMNS));
+      for (const row of rows) s.insertTrigram.run(row.id, row.title, row.words.trigram);
+      for (const row of rows) s.insertWords.run(row.id, row.words.vocabulary);
     });
   }
 
@@ -168,21 +206,21 @@ export class IndexStore {
     return this.transaction(() => {
       const existing = s.fileByPath.get(path) as CatalogEntry | undefined;
       if (!existing) return false;
-      this.deleteChunks(existing.id);
+      this.deleteChunks([existing.id]);
       s.deleteFile.run(existing.id);
       return true;
     });
   }
 
-  private deleteChunks(fileId: number): void {
+  /** Deletes these files' chunks from every table, each table in one run (see `replaceFiles`). */
+  private deleteChunks(fileIds: readonly number[]): void {
     const s = this.statements;
-    for (const old of s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>) {
-      this.chunkCount--;
-      const words = chunkWords(old.title, old.text);
-      s.deleteTrigram.run(old.id, old.title, words.trigram);
-      s.deleteWords.run(old.id, words.vocabulary);
-    }
-    s.deleteChunks.run(fileId);
+    const rows = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>)
+      .map((old) => ({ id: old.id, title: old.title, words: chunkWords(old.title, old.text) }));
+    this.chunkCount -= rows.length;
+    for (const row of rows) s.deleteTrigram.run(row.id, row.title, row.words.trigram);
+    for (const row of rows) s.deleteWords.run(row.id, row.words.vocabulary);
+    if (fileIds.length > 0) s.deleteChunks.run(JSON.stringify(fileIds));
   }
 
   chunk(id: number): StoredChunk | undefined {
