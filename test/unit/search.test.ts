@@ -184,3 +184,16 @@ test('a last word still being typed is matched by the Porter list as a prefix', 
   assert.deepEqual(search(contextFor(store), 'spin_lock_irqsa').corrections, [], 'a word being typed is not "corrected"');
   store.close();
 });
+
+test('an identifier with a number in it outranks chunks that only share the number', () => {
+  const files: Record<string, Array<{ title?: string; text: string }>> = {
+    'soak.md': [{ title: 'Soak file', text: `soakchange234 memory barrier ${filler(40, 'padding')}` }],
+  };
+  // The number is rare in the index, as `234` is in a kernel tree, so BM25 makes much of it.
+  for (let i = 0; i < 30; i++) files[`regulator${i}.c`] = [{ title: `buck_234_ops_${i}`, text: `static const int buck_234[] = { 234, 234 }; /* ${i} */` }];
+  for (let i = 0; i < 1000; i++) files[`other${i}.c`] = [{ text: `static int other_${i}(void) { return ${i + 1000}; }` }];
+  const store = storeWith(files);
+  const { results } = search(contextFor(store), 'soakchange234', { limit: 10 });
+  assert.equal(results[0]?.path, 'soak.md');
+  store.close();
+});

@@ -49,7 +49,10 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
   // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
   const groups = terms.words.map((word) => {
     const withWhole = word.parts.length > 1 && wholeIsPhrase(word);
-    const phrases = [...new Set(withWhole ? [word.whole, ...word.parts] : word.parts)].map(quote);
+    // A number inside an identifier (`234` of `buck234`, `6` of `ipv6_addr`) means something only
+    // there: searched alone it matches every chunk that counts to it, and outranks the identifier.
+    const parts = withWhole ? word.parts.filter((part) => !/^\p{N}+$/u.test(part)) : word.parts;
+    const phrases = [...new Set(withWhole ? [word.whole, ...parts] : parts)].map(quote);
     if (word !== terms.words.at(-1) || typing === undefined) return phrases;
     return phrases.map((phrase) => (phrase.endsWith(`${typing}"`) ? `${phrase}*` : phrase));
   });
