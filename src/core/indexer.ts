@@ -223,6 +223,7 @@ export class Indexer {
       }));
       if (ok) summary.removed = removed;
       summary.complete = ok;
+      if (ok && summary.added + summary.updated + summary.removed > 0) write(() => this.store.releaseFreePages());
     }
     const stats = this.store.stats();
     summary.files = stats.files;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Engine } from '../../src/core/engine.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/database.ts';
 import { storeWith, tempDir } from './helpers/store.ts';
@@ -130,4 +131,23 @@ test('an existing index opens again with its content', () => {
   assert.equal(store.rebuiltBecause, undefined);
   assert.equal(store.match('porter', '"walrus"', 5, 1).length, 1);
   store.close();
+});
+
+test('an index file holds no unused pages after a full index or after many files are deleted', async () => {
+  const root = tempDir();
+  for (let f = 0; f < 300; f++) {
+    fs.writeFileSync(path.join(root, `file${f}.md`), `# File ${f}\n\n${Array.from({ length: 60 }, (_, i) => `word${f}x${i} common text line ${i}`).join('\n')}\n`);
+  }
+  const engine = await Engine.open({ root, dbFile: path.join(tempDir(), 'index.db') });
+  const unused = () => engine.store.db.pragma('freelist_count', { simple: true });
+  await engine.sync();
+  assert.equal(unused(), 0);
+  const before = engine.store.stats().diskBytes;
+  for (let f = 0; f < 200; f++) fs.rmSync(path.join(root, `file${f}.md`));
+  await engine.sync();
+  assert.equal(unused(), 0);
+  const after = engine.store.stats().diskBytes;
+  assert.ok(after < before * 0.8, `the deleted files' pages went back to the disk (${before} → ${after} bytes)`);
+  integrityOk(engine.store);
+  engine.close();
 });

@@ -49,9 +49,11 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
   // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
   const groups = terms.words.map((word) => {
     const withWhole = word.parts.length > 1 && wholeIsPhrase(word);
-    // A number inside an identifier (`234` of `buck234`, `6` of `ipv6_addr`) means something only
-    // there: searched alone it matches every chunk that counts to it, and outranks the identifier.
-    const parts = withWhole ? word.parts.filter((part) => !/^\p{N}+$/u.test(part)) : word.parts;
+    // A number glued to letters (`234` of `buck234`, `6` of `ipv6_addr`) is no token of the
+    // identifier: searched alone it matches every chunk that counts to it, and outranks the
+    // identifier. One that stands apart (`6` of `IL-6`) is a token like any other.
+    const tokens = new Set(word.whole.split(/[^\p{L}\p{M}\p{N}]+/u));
+    const parts = withWhole ? word.parts.filter((part) => !/^\p{N}+$/u.test(part) || tokens.has(part)) : word.parts;
     const phrases = [...new Set(withWhole ? [word.whole, ...parts] : parts)].map(quote);
     if (word !== terms.words.at(-1) || typing === undefined) return phrases;
     return phrases.map((phrase) => (phrase.endsWith(`${typing}"`) ? `${phrase}*` : phrase));

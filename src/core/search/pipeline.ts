@@ -105,10 +105,17 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
 /** Counting a piece's chunks stops here: past it, a piece is simply common. */
 const IDF_COUNT_CAP = 20_000;
 
-/** IDF of each query piece, from the Porter index's (capped) document counts. */
+/**
+ * IDF of each query piece, from the Porter index's (capped) document counts, as BM25 defines it:
+ * a piece in nearly every chunk (`and` in prose, `def` in Python) weighs nearly nothing, where
+ * log(1 + N / n) still gave it log 2, enough to count in the proximity components.
+ */
 function pieceWeights(store: IndexStore, pieces: QueryPieces): number[] {
   const total = Math.max(1, store.size);
-  return pieces.pieces.map((piece) => Math.log(1 + total / (1 + store.countMatches('porter', quote(piece), IDF_COUNT_CAP))));
+  return pieces.pieces.map((piece) => {
+    const count = Math.min(total, store.countMatches('porter', quote(piece), IDF_COUNT_CAP));
+    return Math.log(1 + (total - count + 0.5) / (count + 0.5));
+  });
 }
 
 /**

@@ -111,6 +111,9 @@ function openChecked(file: string, readonly: boolean): Db {
   try {
     db.pragma('busy_timeout = 5000');
     if (!readonly) {
+      // Only possible on a brand-new file, before WAL mode writes its header: lets
+      // IndexStore.releaseFreePages() shrink the file after a bulk load.
+      if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
