@@ -32,9 +32,14 @@ const MAX_TRIGRAM_CHARS = 48;
  */
 const MAX_PHRASE_TOKENS = 8;
 
+/** The tokens SQLite's unicode61 tokenizer makes of a word's whole (`ipv6_addr`: `ipv6`, `addr`). */
+function porterTokens(word: QueryWord): string[] {
+  return word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
+}
+
 /** Whether a word's whole is short enough to search as one Porter phrase. */
 function wholeIsPhrase(word: QueryWord): boolean {
-  return word.whole.split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean).length <= MAX_PHRASE_TOKENS;
+  return porterTokens(word).length <= MAX_PHRASE_TOKENS;
 }
 
 /**
@@ -52,7 +57,7 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
     // A number glued to letters (`234` of `buck234`, `6` of `ipv6_addr`) is no token of the
     // identifier: searched alone it matches every chunk that counts to it, and outranks the
     // identifier. One that stands apart (`6` of `IL-6`) is a token like any other.
-    const tokens = new Set(word.whole.split(/[^\p{L}\p{M}\p{N}]+/u));
+    const tokens = new Set(porterTokens(word));
     const parts = withWhole ? word.parts.filter((part) => !/^\p{N}+$/u.test(part) || tokens.has(part)) : word.parts;
     const phrases = [...new Set(withWhole ? [word.whole, ...parts] : parts)].map(quote);
     if (word !== terms.words.at(-1) || typing === undefined) return phrases;

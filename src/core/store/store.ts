@@ -304,8 +304,7 @@ export class IndexStore {
   /** The vocabulary snapshot `saveVocabularySnapshot` stored, with the file count it was built at. */
   vocabularySnapshot(): VocabularySnapshot | undefined {
     try {
-      const row = this.cached('SELECT built_at AS builtAt, files, data FROM vocabulary_snapshot WHERE id = 1').get() as VocabularySnapshot | undefined;
-      return row;
+      return this.cached('SELECT built_at AS builtAt, files, data FROM vocabulary_snapshot WHERE id = 1').get() as VocabularySnapshot | undefined;
     } catch {
       return undefined; // A read-only connection to an index from before the table existed.
     }
