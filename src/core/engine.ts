@@ -20,8 +20,11 @@ export type EngineConfig = {
   | { root?: undefined; dbFile: string }
 );
 
-/** Rebuilding the fuzzy vocabulary of a large tree takes a while; changes within this window reuse the old one. */
-const VOCABULARY_MAX_AGE_MS = 30_000;
+/**
+ * How often a vocabulary in use is checked against the index (a count over the file catalog):
+ * changes within this window, by this process or another one, reuse it as it is.
+ */
+const VOCABULARY_CHECK_MS = 30_000;
 
 /**
  * From this many distinct words on, a built vocabulary is stored in the index for the next process
@@ -43,19 +46,17 @@ function drifted(changedFiles: number, filesAtBuild: number): boolean {
 
 interface CachedVocabulary {
   vocabulary: Vocabulary;
-  /** The engine's change count the vocabulary is up to date with. */
-  changes: number;
-  /** When it was built or read (ms since the epoch), and the files the index held then. */
+  /** When it was read from the index (ms since the epoch), and how many files the index held then. */
   builtAt: number;
   files: number;
+  /** When it was last found up to date. */
+  checkedAt: number;
 }
 
 export class Engine {
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
   private vocabularyCache: CachedVocabulary | undefined;
-  /** Files this engine has indexed or removed since it opened: how far a cached vocabulary lags. */
-  private changes = 0;
 
   readonly store: IndexStore;
   readonly indexer: Indexer;
@@ -87,24 +88,15 @@ export class Engine {
     return this.indexer.root;
   }
 
-  async sync(options?: SyncOptions): Promise<IndexSummary> {
-    let changed = 1; // A run that threw may still have committed some batches.
-    try {
-      const summary = await this.indexer.sync(options);
-      changed = summary.added + summary.updated + summary.removed;
-      return summary;
-    } finally {
-      this.changes += changed;
-    }
+  sync(options?: SyncOptions): Promise<IndexSummary> {
+    return this.indexer.sync(options);
   }
 
-  async updateFile(relPath: string): Promise<UpdateOutcome> {
-    this.changes++;
+  updateFile(relPath: string): Promise<UpdateOutcome> {
     return this.indexer.updateFile(relPath);
   }
 
   removeFile(relPath: string): boolean {
-    this.changes++;
     return this.indexer.removeFile(relPath);
   }
 
@@ -142,9 +134,8 @@ export class Engine {
    */
   prepareVocabulary(): boolean {
     const cached = this.vocabularyCache;
-    if (cached && (cached.changes === this.changes || this.bigAndClose(cached))) return false;
-    this.vocabularyCache = undefined;
-    this.vocabulary();
+    if (cached && this.upToDate(cached)) return false;
+    this.vocabularyCache = this.snapshotVocabulary() ?? this.buildVocabulary();
     return true;
   }
 
@@ -178,48 +169,44 @@ export class Engine {
   }
 
   private vocabulary(): Vocabulary {
-    const cached = this.vocabularyCache;
-    if (cached && this.stillCurrent(cached)) return cached.vocabulary;
-    const stored = this.snapshotVocabulary();
-    if (stored) {
-      // The snapshot's own lag counts against it, as if this engine had made those changes.
-      this.vocabularyCache = { vocabulary: stored.vocabulary, changes: this.changes - stored.drift, builtAt: Date.now(), files: stored.files };
-      return stored.vocabulary;
-    }
-    const files = this.store.stats().files;
-    const vocabulary = this.buildVocabulary(files);
-    this.vocabularyCache = { vocabulary, changes: this.changes, builtAt: Date.now(), files };
-    return vocabulary;
+    let cached = this.vocabularyCache;
+    if (!cached || !this.stillCurrent(cached)) cached = this.vocabularyCache = this.snapshotVocabulary() ?? this.buildVocabulary();
+    return cached.vocabulary;
+  }
+
+  private stillCurrent(cached: CachedVocabulary): boolean {
+    const now = Date.now();
+    if (now - cached.checkedAt < VOCABULARY_CHECK_MS) return true;
+    if (!this.upToDate(cached)) return false;
+    cached.checkedAt = now;
+    return true;
   }
 
   /**
-   * A small vocabulary is rebuilt after any change once it is half a minute old: that takes
-   * milliseconds. A big one takes seconds and barely moves with a few edits, so it serves until the
-   * changes since it was built pass the same drift that retires a stored snapshot.
+   * Whether a vocabulary still describes the index, whichever process changed it. A small one is
+   * rebuilt after any change: that takes milliseconds. A big one takes seconds and barely moves
+   * with a few edits, so it serves until the changed files pass the drift that retires a snapshot.
    */
-  private stillCurrent(cached: CachedVocabulary): boolean {
-    return cached.changes === this.changes || Date.now() - cached.builtAt < VOCABULARY_MAX_AGE_MS || this.bigAndClose(cached);
-  }
-
-  private bigAndClose(cached: CachedVocabulary): boolean {
-    return cached.vocabulary.size >= SNAPSHOT_MIN_WORDS && !drifted(this.changes - cached.changes, cached.files);
+  private upToDate(cached: CachedVocabulary): boolean {
+    const changed = this.store.filesChangedSince(cached.builtAt, cached.files);
+    return cached.vocabulary.size >= SNAPSHOT_MIN_WORDS ? !drifted(changed, cached.files) : changed === 0;
   }
 
   /** The stored snapshot, unless too much of the index has changed since it was taken. */
-  private snapshotVocabulary(): { vocabulary: Vocabulary; drift: number; files: number } | undefined {
+  private snapshotVocabulary(): CachedVocabulary | undefined {
     const snapshot = this.store.vocabularySnapshot();
     if (!snapshot) return undefined;
-    const drift = this.store.filesChangedSince(snapshot.builtAt, snapshot.files);
-    if (drifted(drift, snapshot.files)) return undefined;
+    if (drifted(this.store.filesChangedSince(snapshot.builtAt, snapshot.files), snapshot.files)) return undefined;
     try {
-      return { vocabulary: Vocabulary.fromBytes(snapshot.data), drift, files: snapshot.files };
+      return { vocabulary: Vocabulary.fromBytes(snapshot.data), builtAt: snapshot.builtAt, files: snapshot.files, checkedAt: Date.now() };
     } catch {
       return undefined; // Written by another build: rebuilt and replaced below.
     }
   }
 
-  private buildVocabulary(files: number): Vocabulary {
+  private buildVocabulary(): CachedVocabulary {
     const builtAt = Date.now();
+    const files = this.store.stats().files;
     const { words, docFreq } = this.store.vocabulary();
     const vocabulary = new Vocabulary(words, docFreq);
     if (vocabulary.size >= SNAPSHOT_MIN_WORDS) {
@@ -229,6 +216,6 @@ export class Engine {
         // A full disk or a read-only file: the next process builds its own, nothing is lost.
       }
     }
-    return vocabulary;
+    return { vocabulary, builtAt, files, checkedAt: builtAt };
   }
 }

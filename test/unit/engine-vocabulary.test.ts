@@ -81,9 +81,27 @@ test('a long-running engine keeps a big vocabulary through a few edits, and rebu
   engine.searchIndexed('zookeepr');
   assert.equal(reads, 0, 'five edits did not cost a rebuild');
   await edit(5, 60);
+  t.mock.timers.tick(60_000);
   assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
   assert.equal(reads, 1, 'sixty-five edits did');
   engine.close();
+});
+
+test('a process reading an index another one keeps picks up the new words once enough files changed', async (t) => {
+  const dbFile = bigIndex();
+  const root = path.dirname(dbFile);
+  const keeper = await Engine.open({ dbFile });
+  const reader = await Engine.open({ dbFile });
+  reader.searchIndexed('kuberntes');
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  for (let f = 0; f < 60; f++) {
+    fs.writeFileSync(path.join(root, `kept${f}.md`), 'zookeeper ensemble leader\n');
+    await keeper.updateFile(`kept${f}.md`);
+  }
+  t.mock.timers.tick(60_000);
+  assert.deepEqual(reader.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
+  keeper.close();
+  reader.close();
 });
 
 test('a small index keeps no vocabulary: building one costs milliseconds', async () => {
