@@ -8,6 +8,7 @@ import { crawl, createPathFilter, type CrawlOptions, type PathFilter } from './c
 import type { IndexOptions } from './options.ts';
 import { prepareFile, type PreparedFile } from './prepare/index.ts';
 import { LocalPreparer, PreparePool, type Preparer } from './prepare/pool.ts';
+import { isDiskFull } from './store/database.ts';
 import type { FileChunks, IndexStore } from './store/store.ts';
 import type { FileStat, SkipReason } from './types.ts';
 
@@ -320,9 +321,4 @@ export class Indexer {
       ...(signal ? { signal } : {}),
     };
   }
-}
-
-/** SQLITE_FULL: the disk is full, or the database reached its max_page_count. */
-function isDiskFull(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'SQLITE_FULL';
 }

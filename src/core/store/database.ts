@@ -151,7 +151,16 @@ function moveAside(file: string): string {
 
 /** SQLITE_BUSY (or one of its extended codes): another connection held the lock past the busy timeout. */
 export function isBusy(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
+  return sqliteCode(error)?.startsWith('SQLITE_BUSY') ?? false;
+}
+
+/** SQLITE_FULL: the disk is full, or the database reached its max_page_count. */
+export function isDiskFull(error: unknown): boolean {
+  return sqliteCode(error) === 'SQLITE_FULL';
+}
+
+function sqliteCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error ? String(error.code) : undefined;
 }
 
 function describe(error: unknown): string {
