@@ -41,7 +41,7 @@ interface Folder {
   leaseHeld: boolean;
   /** The other process last seen holding the lease. */
   heldBy?: LeaseHolder;
-  /** While reading: what the index held at the last heartbeat (files, chunks, newest update). */
+  /** While reading: the index's catalog version at the last heartbeat. */
   seen?: string;
   /** The tail of this folder's queue of file updates. */
   writes: Promise<void>;
@@ -128,8 +128,7 @@ function heartbeat(entry: Folder): boolean {
     }
     entry.heldBy = claim.holder;
     // What the holder indexes reaches this window's stats (its status bar) within a heartbeat.
-    const { files, chunks, lastIndexedAt } = entry.engine.stats();
-    const seen = `${files} ${chunks} ${lastIndexedAt}`;
+    const seen = entry.engine.store.catalogVersion();
     if (entry.seen !== undefined && seen !== entry.seen) emit({ type: 'indexChanged', folder: entry.spec.id });
     entry.seen = seen;
   } catch (error) {

@@ -352,6 +352,15 @@ export class IndexStore {
     }).immediate();
   }
 
+  /**
+   * Changes whenever a file is indexed, updated or removed, by any process: the file count and the
+   * newest update. A few milliseconds on the Linux tree, where `stats` counts 1.3 M chunks.
+   */
+  catalogVersion(): string {
+    const { files, newest } = this.cached('SELECT count(*) AS files, max(indexed_at) AS newest FROM files').get() as { files: number; newest: number | null };
+    return `${files} ${newest}`;
+  }
+
   stats(): IndexStats {
     const totals = this.db.prepare(`SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks,
         (SELECT coalesce(sum(size), 0) FROM files) AS textBytes, (SELECT max(indexed_at) FROM files) AS lastIndexedAt`).get() as {
