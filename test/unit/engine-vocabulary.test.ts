@@ -10,6 +10,25 @@ function filler(count: number, from = 0): string[] {
   return Array.from({ length: count }, (_, i) => `zq${(from + i).toString(36)}v`);
 }
 
+/** Writes files `<prefix><from>.md`… holding the new word `zookeeper`, and indexes each through `engine`. */
+async function writeNewWord(engine: Engine, root: string, prefix: string, from: number, count: number): Promise<void> {
+  for (let f = from; f < from + count; f++) {
+    fs.writeFileSync(path.join(root, `${prefix}${f}.md`), 'zookeeper ensemble leader\n');
+    await engine.updateFile(`${prefix}${f}.md`);
+  }
+}
+
+/** How many times the engine reads its vocabulary from the words table (a rebuild) from now on. */
+function countVocabularyReads(engine: Engine): () => number {
+  let reads = 0;
+  const read = engine.store.vocabulary.bind(engine.store);
+  engine.store.vocabulary = () => {
+    reads++;
+    return read();
+  };
+  return () => reads;
+}
+
 function bigIndex(): string {
   const dir = tempDir();
   const files: FileSpec = {};
@@ -47,14 +66,9 @@ test('a kept vocabulary is rebuilt once enough files changed after it, so new wo
   first.close();
 
   const second = await Engine.open({ dbFile });
-  let reads = 0;
-  const read = second.store.vocabulary.bind(second.store);
-  second.store.vocabulary = () => {
-    reads++;
-    return read();
-  };
+  const reads = countVocabularyReads(second);
   assert.deepEqual(second.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
-  assert.equal(reads, 1, 'the stale snapshot was replaced by a fresh build');
+  assert.equal(reads(), 1, 'the stale snapshot was replaced by a fresh build');
   second.close();
 });
 
@@ -63,27 +77,16 @@ test('a long-running engine keeps a big vocabulary through a few edits, and rebu
   const root = path.dirname(dbFile);
   const engine = await Engine.open({ dbFile });
   engine.searchIndexed('kuberntes');
-  let reads = 0;
-  const read = engine.store.vocabulary.bind(engine.store);
-  engine.store.vocabulary = () => {
-    reads++;
-    return read();
-  };
-  const edit = async (from: number, count: number) => {
-    for (let f = from; f < from + count; f++) {
-      fs.writeFileSync(path.join(root, `edit${f}.md`), 'zookeeper ensemble leader\n');
-      await engine.updateFile(`edit${f}.md`);
-    }
-  };
+  const reads = countVocabularyReads(engine);
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
-  await edit(0, 5);
+  await writeNewWord(engine, root, 'edit', 0, 5);
   t.mock.timers.tick(60_000);
   engine.searchIndexed('zookeepr');
-  assert.equal(reads, 0, 'five edits did not cost a rebuild');
-  await edit(5, 60);
+  assert.equal(reads(), 0, 'five edits did not cost a rebuild');
+  await writeNewWord(engine, root, 'edit', 5, 60);
   t.mock.timers.tick(60_000);
   assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
-  assert.equal(reads, 1, 'sixty-five edits did');
+  assert.equal(reads(), 1, 'sixty-five edits did');
   engine.close();
 });
 
@@ -94,10 +97,7 @@ test('a process reading an index another one keeps picks up the new words once e
   const reader = await Engine.open({ dbFile });
   reader.searchIndexed('kuberntes');
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
-  for (let f = 0; f < 60; f++) {
-    fs.writeFileSync(path.join(root, `kept${f}.md`), 'zookeeper ensemble leader\n');
-    await keeper.updateFile(`kept${f}.md`);
-  }
+  await writeNewWord(keeper, root, 'kept', 0, 60);
   t.mock.timers.tick(60_000);
   assert.deepEqual(reader.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
   keeper.close();
