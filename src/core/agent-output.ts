@@ -50,7 +50,10 @@ export interface AgentOutput {
   omitted: number;
 }
 
-export function formatForAgent(query: string, response: SearchResponse, options: AgentOutputOptions = {}): AgentOutput {
+/** What the agent's text is made from: one folder's search response, or several merged. */
+export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates'>;
+
+export function formatForAgent(query: string, response: AgentAnswer, options: AgentOutputOptions = {}): AgentOutput {
   const budget = Math.max(MIN_AGENT_BUDGET_BYTES, Math.floor(options.budgetBytes ?? DEFAULT_AGENT_BUDGET_BYTES));
   const results = response.results;
   const corrections = correctionLine(response);
@@ -78,14 +81,14 @@ export function formatForAgent(query: string, response: SearchResponse, options:
   return { text: safe, bytes: bytes(safe), shown, omitted };
 }
 
-function header(query: string, response: SearchResponse, shown: number, omitted: number): string {
+function header(query: string, response: AgentAnswer, shown: number, omitted: number): string {
   const total = shown + omitted;
   if (total === 0) return `No results for "${oneLine(query, 200)}".\n`;
   const more = response.candidates > total ? ` (${response.candidates} candidates matched; raise limit for more)` : '';
   return `${total} result${total === 1 ? '' : 's'} for "${oneLine(query, 200)}"${more}${omitted > 0 ? `; ${shown} shown` : ''}.\n`;
 }
 
-function correctionLine(response: SearchResponse): string {
+function correctionLine(response: AgentAnswer): string {
   if (response.corrections.length === 0) return '';
   const pairs = response.corrections.map(([typed, corrected]) => `"${typed}" → "${corrected}"`).join(', ');
   return `Corrected: ${pairs} (some words matched nothing as typed; results are for the corrected words).\n`;
@@ -169,6 +172,7 @@ function explainLine(result: SearchResult): string {
   const parts: string[] = [];
   if (e.porter) parts.push(`porter #${e.porter.rank}`);
   if (e.trigram) parts.push(`trigram #${e.trigram.rank}`);
+  if (e.feedback) parts.push(`feedback #${e.feedback.rank}`);
   parts.push(`rrf ${e.rrf.score.toFixed(4)}`);
   if (e.proximity) parts.push(`proximity +${e.proximity.boost.toFixed(2)} (fused #${e.proximity.fusedRank} → #${e.proximity.finalRank})`);
   if (e.fuzzy) parts.push(`fuzzy ${e.fuzzy.corrections.map(([a, b]) => `${a}→${b}`).join(' ')}`);

@@ -49,6 +49,7 @@ export interface SearchOptions {
    * Weight of each list in the fused score. The trigram list indexes each chunk's distinct words
    * and matches inside them: it finds what stemming cannot (`alloc` in `kmalloc`, a half-typed
    * word) but ranks less precisely, so by default it counts half as much as the Porter list.
+   * The feedback list searches words the query did not say, so it counts half as much too.
    */
   listWeights: Record<ListName, number>;
   /** How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit). */
@@ -57,7 +58,7 @@ export interface SearchOptions {
   titleWeight: number;
   fuzzy: FuzzyMode;
   /** Turn single stages off, for ablations and for the UI's "why" views. */
-  stages: { porter: boolean; trigram: boolean; proximity: boolean };
+  stages: { porter: boolean; trigram: boolean; proximity: boolean; feedback: boolean };
   filters: SearchFilters;
 }
 
@@ -65,11 +66,11 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   limit: 10,
   candidateDepth: 0,
   rrfK: 60,
-  listWeights: { porter: 1, trigram: 0.5 },
+  listWeights: { porter: 1, trigram: 0.5, feedback: 0.5 },
   rerankWindow: 0,
   titleWeight: 5,
   fuzzy: 'unknown-words',
-  stages: { porter: true, trigram: true, proximity: true },
+  stages: { porter: true, trigram: true, proximity: true, feedback: true },
   filters: {},
 };
 
@@ -100,6 +101,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
     listWeights: {
       porter: nonNegative(input.listWeights?.porter, d.listWeights.porter),
       trigram: nonNegative(input.listWeights?.trigram, d.listWeights.trigram),
+      feedback: nonNegative(input.listWeights?.feedback, d.listWeights.feedback),
     },
     rerankWindow: positiveInt(input.rerankWindow, 0) || Math.max(30, 3 * limit),
     titleWeight: nonNegative(input.titleWeight, d.titleWeight),

@@ -42,7 +42,11 @@ export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
 /** Which pipeline stage put a result where it is. */
 export type Stage = 'rrf' | 'proximity' | 'fuzzy';
 
-export type ListName = 'porter' | 'trigram';
+/**
+ * The lexical lists fused by RRF: the query's words through the Porter and the trigram index,
+ * and the feedback words of a first pass through the Porter index.
+ */
+export type ListName = 'porter' | 'trigram' | 'feedback';
 
 /** A chunk's place in one lexical list. */
 export interface ListHit {
@@ -68,6 +72,11 @@ export interface ProximityExplanation {
   phrasePairs: number;
   /** The total boost the rerank added. */
   boost: number;
+  /**
+   * How strongly the query's own lists matched, 0–1: each list's BM25 over its best in this
+   * search, averaged with the list weights. The rerank multiplies by its square root.
+   */
+  lexical: number;
   /** 1-based rank after fusion, before the rerank. */
   fusedRank: number;
   /** 1-based rank after the rerank. */
@@ -83,6 +92,7 @@ export interface Explanation {
   stage: Stage;
   porter?: ListHit;
   trigram?: ListHit;
+  feedback?: ListHit;
   rrf: RrfExplanation;
   proximity?: ProximityExplanation;
   fuzzy?: FuzzyExplanation;
@@ -110,6 +120,8 @@ export interface SearchResponse {
   results: SearchResult[];
   /** Corrections used by the fuzzy retry, if it ran and changed something. */
   corrections: Array<[string, string]>;
+  /** The words pseudo-relevance feedback searched besides the query's own; empty if it did not run. */
+  feedbackWords: string[];
   /** How many candidates the fused list held before slicing to the limit. */
   candidates: number;
   /** Milliseconds spent answering. */

@@ -267,11 +267,9 @@ async function agentSearch(query: string, options: SearchOptionsInput, budgetByt
   const merged: Array<{ entry: Folder; result: SearchResult }> = [];
   const corrections: Array<[string, string]> = [];
   let candidates = 0;
-  let elapsedMs = 0;
   for (const entry of targets) {
     const answer = await entry.engine.search(query, options);
     candidates += answer.candidates;
-    elapsedMs += answer.elapsedMs;
     for (const result of answer.results) merged.push({ entry, result });
     for (const pair of answer.corrections) if (!corrections.some(([a]) => a === pair[0])) corrections.push(pair);
   }
@@ -285,7 +283,7 @@ async function agentSearch(query: string, options: SearchOptionsInput, budgetByt
     results.push(shown);
     owner.set(shown, entry);
   }
-  const output = formatForAgent(query, { results, corrections, candidates, elapsedMs }, {
+  const output = formatForAgent(query, { results, corrections, candidates }, {
     budgetBytes,
     chunkText: (chunkId, result) => owner.get(result)?.engine.chunk(chunkId)?.text,
   });

@@ -25,7 +25,7 @@ function chunkText(i: number, lines = 30, word = 'retry'): string {
 }
 
 function response(results: SearchResult[], extra: Partial<SearchResponse> = {}): SearchResponse {
-  return { results, corrections: [], candidates: results.length, elapsedMs: 1, ...extra };
+  return { results, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
 }
 
 test('the answer never exceeds its byte budget, whatever the budget and the number of results', () => {

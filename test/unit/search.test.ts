@@ -50,17 +50,17 @@ test('fuzzy mode "empty" only retries when nothing was found, and "off" never do
 });
 
 test('a candidate fused just below the limit can be promoted by the proximity rerank', () => {
-  // Eight chunks mention both words often but far apart, so BM25 ranks them first; one chunk
-  // holds the exact phrase once. It fuses below a limit of 5 but the rerank window reaches it.
+  // Eight shorter chunks mention both words far apart, so BM25 ranks them first; one chunk
+  // holds the exact phrase. It fuses below a limit of 5 but the rerank window reaches it.
   const files: Record<string, Array<{ text: string; title: string }>> = {};
   for (let i = 0; i < 8; i++) {
-    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache cache cache ${filler(20)} invalidation invalidation` }];
+    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache ${filler(20)} invalidation` }];
   }
   files['answer.md'] = [{ title: 'Notes', text: `${filler(30)} cache invalidation ${filler(30)}` }];
   const store = storeWith(files);
-  const noRerank = search(contextFor(store), 'cache invalidation', { limit: 5, stages: { proximity: false }, fuzzy: 'off' });
+  const noRerank = search(contextFor(store), 'cache invalidation', { limit: 5, stages: { proximity: false, feedback: false }, fuzzy: 'off' });
   assert.ok(!noRerank.results.some((r) => r.path === 'answer.md'), 'without the rerank it misses the cut');
-  const { results } = search(contextFor(store), 'cache invalidation', { limit: 5, fuzzy: 'off' });
+  const { results } = search(contextFor(store), 'cache invalidation', { limit: 5, stages: { feedback: false }, fuzzy: 'off' });
   const answer = results.find((r) => r.path === 'answer.md');
   assert.ok(answer, 'the rerank promoted it into the top 5');
   assert.equal(answer.stage, 'proximity');
@@ -122,7 +122,8 @@ test('filters apply before the cut, so a filtered search still fills its page', 
 
 test('every result explains itself: list ranks, BM25, RRF contributions, proximity ranks', () => {
   const store = storeWith({ 'a.ts': [{ title: 'retryPolicy', text: 'export function retryPolicy(attempts) { return backoff(attempts) }' }] });
-  const [result] = search(contextFor(store), 'retry policy').results;
+  const response = search(contextFor(store), 'retry policy');
+  const [result] = response.results;
   assert.ok(result);
   const { explain } = result;
   assert.equal(explain.porter?.rank, 1);
@@ -132,6 +133,7 @@ test('every result explains itself: list ranks, BM25, RRF contributions, proximi
   assert.ok(Math.abs(explain.rrf.contributions.porter! - 1 / 61) < 1e-12, 'weight 1 / (k + rank 1)');
   assert.ok(Math.abs(explain.rrf.contributions.trigram! - 0.5 / 61) < 1e-12, 'the trigram list weighs half by default');
   assert.ok(Math.abs(explain.rrf.score - 1.5 / 61) < 1e-12);
+  assert.equal(explain.proximity?.lexical, 1, 'the best match of both query lists');
   assert.equal(explain.proximity?.fusedRank, 1);
   assert.equal(explain.proximity?.finalRank, 1);
   assert.equal(result.stage, 'rrf');
@@ -195,5 +197,47 @@ test('an identifier with a number in it outranks chunks that only share the numb
   const store = storeWith(files);
   const { results } = search(contextFor(store), 'soakchange234', { limit: 10 });
   assert.equal(results[0]?.path, 'soak.md');
+  store.close();
+});
+
+test('feedback: a question\'s results that share the best matches\' field words move up; none lacks the query\'s words', () => {
+  const store = storeWith({
+    'flutter.md': [{ title: 'Flutter of heated wings', text: 'Aeroelastic models of heated aircraft wings: thermal stress lowers the flutter speed of the panels.' }],
+    'tunnel.md': [{ title: 'Wind tunnel', text: 'Wind tunnel models of heated panels show flutter under thermal stress.' }],
+    'panels.md': [{ title: 'Panels', text: 'Thermal stress and flutter of aircraft panels at high speed.' }],
+    'seats.md': [{ title: 'Cabin', text: 'Aircraft seats: cushions, fabric and colours of the cabin.' }],
+    'bridges.md': [{ title: 'Bridges', text: 'Flutter of suspension bridges under thermal stress.' }],
+    ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`misc${i}.md`, [{ title: `Misc ${i}`, text: `notes number ${i} about gardening and cooking` }]])),
+  });
+  const context = contextFor(store);
+  const paths = (response: ReturnType<typeof search>) => response.results.map((r) => r.path);
+  const without = search(context, 'heated aircraft models', { stages: { feedback: false } });
+  assert.deepEqual(without.feedbackWords, []);
+  assert.ok(paths(without).indexOf('seats.md') < paths(without).indexOf('panels.md'), 'both say "aircraft" only; the shorter ranks first');
+
+  const withFeedback = search(context, 'heated aircraft models');
+  assert.ok(withFeedback.feedbackWords.includes('flutter') && withFeedback.feedbackWords.includes('thermal'));
+  assert.ok(!withFeedback.feedbackWords.some((word) => ['heated', 'aircraft', 'models'].includes(word)));
+  assert.ok(paths(withFeedback).indexOf('panels.md') < paths(withFeedback).indexOf('seats.md'), 'the flutter panels now outrank the seats');
+  const panels = withFeedback.results.find((r) => r.path === 'panels.md')!;
+  assert.ok(panels.explain.feedback && panels.explain.rrf.contributions.feedback! > 0, 'the feedback list explains its vote');
+  assert.ok(!paths(withFeedback).includes('bridges.md'), 'a chunk with feedback words but none of the query\'s is not a result');
+
+  const lookup = search(context, 'aircraft models');
+  assert.deepEqual(lookup.feedbackWords, [], 'a two-word lookup runs no feedback');
+  store.close();
+});
+
+test('a corrected query keeps identifiers whole and leads the results', () => {
+  const store = storeWith({
+    'nr5a2.md': [{ title: 'Receptor', text: 'NR5A2 drives development of endometrial tissue.' }],
+    'tissue.md': [{ title: 'Tissue', text: 'endometrial tissue samples, 5 of 2 grades, type a' }],
+    'growth.md': [{ title: 'Growth', text: 'development of tissue in growth plates' }],
+  });
+  const response = search(contextFor(store), 'NR5A2 developemnt endometrial');
+  assert.deepEqual(response.corrections, [['developemnt', 'development']]);
+  assert.equal(response.results[0]?.path, 'nr5a2.md', 'NR5A2 is still searched as one word after the correction');
+  const growth = response.results.findIndex((r) => r.path === 'growth.md');
+  assert.ok(growth >= 0 && response.results[growth]!.stage === 'fuzzy', 'found only through the corrected word');
   store.close();
 });

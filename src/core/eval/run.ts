@@ -15,7 +15,8 @@ export const ABLATIONS = {
   porter: { stages: { trigram: false, proximity: false }, fuzzy: 'off' },
   trigram: { stages: { porter: false, proximity: false }, fuzzy: 'off' },
   rrf: { stages: { proximity: false }, fuzzy: 'off' },
-  proximity: { fuzzy: 'off' },
+  proximity: { stages: { feedback: false }, fuzzy: 'off' },
+  feedback: { fuzzy: 'off' },
   full: {},
 } satisfies Record<string, SearchOptionsInput>;
 

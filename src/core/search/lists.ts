@@ -12,7 +12,7 @@ import { quote, type QueryTerms, type QueryWord } from './terms.ts';
 /** An index of at most this many chunks is always scored whole: its posting lists are short. */
 const SMALL_INDEX_CHUNKS = 20_000;
 /** Matches an expression may have before we stop scoring every one (BM25 costs ~2 µs a row). */
-const SCORE_BUDGET = 4_000;
+export const SCORE_BUDGET = 4_000;
 /** How many matches, in id order, a sampled expression scores. */
 const SAMPLE_SIZE = 2_000;
 
@@ -135,3 +135,8 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
   return [...found.values()];
 }
 
+
+/** The feedback words (see feedback.ts) through the Porter index, each word a group of its own. */
+export function feedbackList(store: IndexStore, words: readonly string[], depth: number, titleWeight: number): ListRow[] {
+  return rankedList(store, 'porter', words.map((word) => [quote(word)]), depth, titleWeight);
+}

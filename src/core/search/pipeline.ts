@@ -7,7 +7,8 @@ import type { Explanation, ListName, SearchResponse, SearchResult, Stage } from 
 import { compileFilter, isFiltered } from './filters.ts';
 import { fuse, type FusedCandidate } from './fuse.ts';
 import type { Correction, Vocabulary } from './fuzzy.ts';
-import { porterList, trigramList } from './lists.ts';
+import { FEEDBACK_CHUNKS, feedbackWords, wantsFeedback } from './feedback.ts';
+import { feedbackList, porterList, trigramList } from './lists.ts';
 import { prepare, findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 import { rerank } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
@@ -40,6 +41,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   const typed = run(context.store, terms, options);
   let ranked = typed.ranked;
   let corrections: Array<[string, string]> = [];
+  let { feedbackWords } = typed;
 
   const retry =
     options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0)
@@ -49,32 +51,55 @@ export function search(context: SearchContext, query: string, input: SearchOptio
     corrections = retry.corrections;
     const corrected = run(context.store, retry.terms, options);
     ranked = merge(ranked, corrected.ranked);
+    feedbackWords = corrected.feedbackWords;
   }
 
   const pieces = prepare(terms.pieces);
   const results = ranked.slice(0, options.limit).map((entry) => toResult(entry, entry.occurrences ?? findOccurrences(entry.chunk.text, pieces), corrections));
-  return { results, corrections, candidates: typed.candidates, elapsedMs: performance.now() - started };
+  return { results, corrections, feedbackWords, candidates: typed.candidates, elapsedMs: performance.now() - started };
 }
 
-function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ranked: Ranked[]; candidates: number } {
-  if (terms.words.length === 0) return { ranked: [], candidates: 0 };
+interface Run {
+  ranked: Ranked[];
+  candidates: number;
+  feedbackWords: string[];
+}
+
+/**
+ * One query through the lists, fusion and rerank; then, when feedback is on, once more with a
+ * third list: the feedback words of the first ranking's best chunks.
+ */
+function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run {
+  if (terms.words.length === 0) return { ranked: [], candidates: 0, feedbackWords: [] };
   const filtered = isFiltered(options.filters);
   const depth = filtered ? Math.max(options.candidateDepth, 8 * options.limit, 40) : options.candidateDepth;
   const lists: Partial<Record<ListName, ListRow[]>> = {};
   if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleWeight);
   if (options.stages.trigram) lists.trigram = trigramList(store, terms, depth, options.titleWeight);
-  const fused = fuse(lists, options.rrfK, options.listWeights);
+  const first = rank(store, terms, lists, options);
+  if (!options.stages.feedback || !wantsFeedback(terms) || first.ranked.length === 0) return { ...first, feedbackWords: [] };
+  const words = feedbackWords(store, first.ranked.slice(0, FEEDBACK_CHUNKS).map((entry) => entry.chunk), terms.pieces);
+  if (words.length === 0) return { ...first, feedbackWords: [] };
+  lists.feedback = feedbackList(store, words, depth, options.titleWeight);
+  return { ...rank(store, terms, lists, options), feedbackWords: words };
+}
 
+/**
+ * Fusion of the lists, the filters, and the proximity rerank of the best fused candidates. A
+ * chunk only the feedback list found is left out: every result holds some of the query's words.
+ */
+function rank(store: IndexStore, terms: QueryTerms, lists: Partial<Record<ListName, ListRow[]>>, options: SearchOptions): Omit<Run, 'feedbackWords'> {
+  const fused = fuse(lists, options.rrfK, options.listWeights);
   const accept = compileFilter(options.filters);
   const window = Math.max(options.rerankWindow, options.limit);
   const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate }> = [];
   for (const candidate of fused) {
     if (pool.length === window) break;
+    if (!QUERY_LISTS.some((name) => candidate.lists[name])) continue;
     const chunk = store.chunk(candidate.id);
     if (chunk && accept(chunk)) pool.push({ chunk, fused: candidate });
   }
 
-  const pieces = prepare(terms.pieces);
   const explainRrf = (c: FusedCandidate) => ({ score: c.score, k: options.rrfK, contributions: c.contributions });
   if (!options.stages.proximity) {
     const ranked = pool.map(({ chunk, fused: c }): Ranked => ({
@@ -86,8 +111,10 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
     }));
     return { ranked, candidates: fused.length };
   }
+  const pieces = prepare(terms.pieces);
+  const lexical = lexicalStrength(lists, options.listWeights);
   const reranked = rerank(
-    pool.map(({ chunk, fused: c }) => ({ id: c.id, score: c.score, title: chunk.title, kind: chunk.kind, text: chunk.text, chunk, fused: c })),
+    pool.map(({ chunk, fused: c }) => ({ id: c.id, score: c.score, lexical: lexical(c), title: chunk.title, kind: chunk.kind, text: chunk.text, chunk, fused: c })),
     pieces,
     pieceWeights(store, pieces),
   );
@@ -100,6 +127,29 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): { ra
     stage: entry.proximity.finalRank < entry.proximity.fusedRank ? 'proximity' : 'rrf',
   }));
   return { ranked, candidates: fused.length };
+}
+
+/** The lists that search the query's own words; the feedback list searches other words. */
+const QUERY_LISTS = ['porter', 'trigram'] as const;
+
+/**
+ * How strongly the query's own lists matched a candidate, 0–1: each list's BM25 over the best
+ * BM25 that list found, averaged with the list weights; a list that missed the candidate counts 0.
+ */
+function lexicalStrength(lists: Partial<Record<ListName, ListRow[]>>, weights: Record<ListName, number>): (candidate: FusedCandidate) => number {
+  const ran = QUERY_LISTS.filter((name) => lists[name] && weights[name] > 0);
+  const best = new Map(ran.map((name) => [name, Math.max(0, ...lists[name]!.map((row) => -row.bm25))]));
+  const totalWeight = ran.reduce((sum, name) => sum + weights[name], 0);
+  return (candidate) => {
+    if (totalWeight === 0) return 1;
+    let sum = 0;
+    for (const name of ran) {
+      const hit = candidate.lists[name];
+      const top = best.get(name)!;
+      if (hit && top > 0) sum += weights[name] * (-hit.bm25 / top);
+    }
+    return sum / totalWeight;
+  };
 }
 
 /** Counting a piece's chunks stops here: past it, a piece is simply common. */
@@ -145,8 +195,22 @@ function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms
     if (best) replacements.set(piece, best);
   }
   if (replacements.size === 0) return undefined;
-  const text = terms.words.map((word) => word.parts.map((part) => replacements.get(part) ?? part).join(' ')).join(' ');
-  return { terms: parseQuery(text), corrections: [...replacements] };
+  return { terms: replacePieces(terms, replacements), corrections: [...replacements] };
+}
+
+/**
+ * The query with some pieces replaced, each word keeping its shape: `Golli-deficeint` becomes
+ * `golli-deficient`, still one word whose whole is searched as a phrase, and `NR5A2` beside it
+ * stays whole rather than falling apart into `nr`, `5`, `a` and `2`.
+ */
+function replacePieces(terms: QueryTerms, replacements: ReadonlyMap<string, string>): QueryTerms {
+  const words = terms.words.map((word) => {
+    if (!word.parts.some((part) => replacements.has(part))) return word;
+    let whole = word.whole;
+    for (const [from, to] of replacements) whole = whole.replaceAll(from, to);
+    return { whole, parts: [...new Set(word.parts.map((part) => replacements.get(part) ?? part))] };
+  });
+  return { words, pieces: [...new Set(words.flatMap((word) => word.parts))] };
 }
 
 /**
@@ -180,20 +244,19 @@ function bestInContext(store: IndexStore, candidates: Correction[], otherPieces:
 }
 
 /**
- * Both rankings are merged by score, so a corrected word earns its place rather than taking the
- * lead: a word missing from the index is sometimes just missing, and its "correction" is then
- * a different word. What only the corrected query found is marked `fuzzy`.
+ * The corrected ranking leads, and what only the typed query found follows. A corrected word
+ * replaces one the index does not hold, which matched nothing, so the corrected query has every
+ * clue the typed one had and one more; ranking the two by score would interleave chunks that
+ * match the correction with chunks that ignore it. What only the corrected query found is
+ * marked `fuzzy`.
  */
 function merge(typed: Ranked[], corrected: Ranked[]): Ranked[] {
-  const byId = new Map<number, Ranked>();
-  for (const entry of typed) byId.set(entry.chunk.id, entry);
-  for (const entry of corrected) {
-    const existing = byId.get(entry.chunk.id);
-    if (!existing) byId.set(entry.chunk.id, { ...entry, stage: 'fuzzy', corrected: true });
-    else if (entry.score > existing.score) byId.set(entry.chunk.id, { ...entry, stage: existing.stage, corrected: true });
-    else existing.corrected = true;
-  }
-  return [...byId.values()].sort((a, b) => b.score - a.score);
+  const typedIds = new Set(typed.map((entry) => entry.chunk.id));
+  const correctedIds = new Set(corrected.map((entry) => entry.chunk.id));
+  return [
+    ...corrected.map((entry): Ranked => ({ ...entry, stage: typedIds.has(entry.chunk.id) ? entry.stage : 'fuzzy', corrected: true })),
+    ...typed.filter((entry) => !correctedIds.has(entry.chunk.id)),
+  ];
 }
 
 function toResult(entry: Ranked, occurrences: Occurrence[], corrections: Array<[string, string]>): SearchResult {

@@ -6,6 +6,12 @@
 // Every component is weighted by how informative each query piece is (its IDF): in
 // "how to parse the config file", finding `parse` and `config` side by side matters, finding
 // `file` next to `the` does not.
+//
+// RRF keeps the lists' ranks and drops their scores, so neighbouring ranks differ by a percent or
+// two even when BM25 put a wide gap between them, and any small boost would swap them. The
+// rerank puts that gap back: it also multiplies by the square root of the candidate's BM25
+// relative to the best of the search, so a chunk the lexical lists clearly preferred keeps its
+// place against one that only lays the same words out a little more neatly.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
@@ -27,6 +33,8 @@ export interface RerankInput {
   id: number;
   /** Fused (RRF) score. */
   score: number;
+  /** How strongly the query's own lists matched it, 0–1 (see ProximityExplanation.lexical). */
+  lexical: number;
   title: string;
   kind: ChunkKind;
   text: string;
@@ -40,9 +48,9 @@ export interface Reranked<T extends RerankInput> {
 }
 
 /**
- * Reorders the candidates (already in fused order) by fused score × (1 + boost); the boost is at
- * most TITLE + SPAN + PHRASE weights, so the rerank reorders neighbours and lifts strong chunks
- * from below the cut without letting the text layout outvote the lexical evidence entirely.
+ * Reorders the candidates (already in fused order) by fused score × (1 + boost) × √lexical; the
+ * boost is at most TITLE + SPAN + PHRASE weights, so the rerank reorders neighbours and lifts
+ * strong chunks from below the cut without letting the text layout outvote the lexical evidence.
  * `weights[i]` is the importance of query piece i (IDF); every candidate gets an explanation.
  */
 export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces, weights: readonly number[]): Array<Reranked<T>> {
@@ -67,9 +75,9 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
     const boost = strength * (title + spanScore + phrase);
     return {
       candidate,
-      score: candidate.score * (1 + boost),
+      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical),
       occurrences,
-      proximity: { title, span, phrasePairs: pairs.length, boost, fusedRank: index + 1, finalRank: 0 },
+      proximity: { title, span, phrasePairs: pairs.length, boost, lexical: candidate.lexical, fusedRank: index + 1, finalRank: 0 },
     };
   });
   scored.sort((a, b) => b.score - a.score || a.proximity.fusedRank - b.proximity.fusedRank);

@@ -61,10 +61,14 @@ export function parseQuery(input: string): QueryTerms {
     all.push({ whole, parts });
     if (all.length === MAX_WORDS) break;
   }
-  const meaningful = all.filter((word) => !(word.parts.length === 1 && STOPWORDS.has(word.whole)));
+  const meaningful = all.filter((word) => !(word.parts.length === 1 && isStopword(word.whole)));
   const words = meaningful.length > 0 ? meaningful : all;
   const pieces = [...new Set(words.flatMap((word) => word.parts))];
   return { words, pieces };
+}
+
+export function isStopword(lowercaseWord: string): boolean {
+  return STOPWORDS.has(lowercaseWord);
 }
 
 /** Porter stem of a lowercase piece, as SQLite's porter tokenizer would index it. */
