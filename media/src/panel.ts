@@ -18,6 +18,7 @@ declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; 
 const vscode = acquireVsCodeApi();
 const DEBOUNCE_MS = 120;
 const STAGE_LABEL: Record<FolderResult['stage'], string> = { rrf: 'RRF', proximity: 'Proximity', fuzzy: 'Fuzzy' };
+const LIST_LABEL = { porter: 'Porter', trigram: 'Trigram', feedback: 'Feedback' } as const;
 
 type Field = HTMLElement & { value: string };
 type Check = HTMLElement & { checked: boolean };
@@ -156,10 +157,11 @@ function explanation(result: FolderResult, maxContribution: number): HTMLElement
   const box = el('div', 'explain');
   const e = result.explain;
   box.append(el('div', 'explain-head', `Stage: ${STAGE_LABEL[e.stage]} · score ${result.score.toFixed(4)}`));
-  for (const list of ['porter', 'trigram'] as const) {
+  for (const list of ['porter', 'trigram', 'feedback'] as const) {
     const hit = e[list];
+    if (list === 'feedback' && !hit) continue;
     const contribution = e.rrf.contributions[list] ?? 0;
-    const name = list === 'porter' ? 'Porter' : 'Trigram';
+    const name = LIST_LABEL[list];
     const detail = hit ? `#${hit.rank} · bm25 ${hit.bm25.toFixed(2)} · +${contribution.toFixed(4)}` : 'not in this list';
     box.append(bar(name, contribution, maxContribution, detail));
   }
@@ -169,7 +171,7 @@ function explanation(result: FolderResult, maxContribution: number): HTMLElement
     const moved = p.fusedRank === p.finalRank ? 'unchanged' : p.finalRank < p.fusedRank ? 'up' : 'down';
     box.append(
       el('div', 'explain-line', `Proximity: rank ${p.fusedRank} → ${p.finalRank} (${moved}), boost +${p.boost.toFixed(4)}`),
-      el('div', 'explain-line sub', `title ${(p.title * 100).toFixed(0)}% · span ${p.span ?? '—'} chars · phrase pairs ${p.phrasePairs}`),
+      el('div', 'explain-line sub', `title ${(p.title * 100).toFixed(0)}% · span ${p.span ?? '—'} chars · phrase pairs ${p.phrasePairs} · lexical match ${(p.lexical * 100).toFixed(0)}%`),
     );
   }
   if (e.fuzzy && e.fuzzy.corrections.length > 0) {

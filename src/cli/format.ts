@@ -3,7 +3,7 @@
 import type { EvalReport } from '../core/eval/run.ts';
 import type { IndexSummary } from '../core/indexer.ts';
 import type { IndexStats } from '../core/store/store.ts';
-import type { SearchResponse, SearchResult } from '../core/types.ts';
+import type { ListName, SearchResponse, SearchResult } from '../core/types.ts';
 
 const n = (value: number) => value.toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -38,8 +38,9 @@ export function formatResults(response: SearchResponse, options: { explain: bool
   const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
   const lines: string[] = [];
   if (response.corrections.length > 0) {
-    lines.push(`Also showing results for: ${response.corrections.map(([, to]) => to).join(', ')} (${response.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')})`);
+    lines.push(`Showing results for the corrected words: ${response.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
   }
+  if (options.explain && response.feedbackWords.length > 0) lines.push(dim(`Feedback words: ${response.feedbackWords.join(', ')}`));
   if (response.results.length === 0) lines.push('No results.');
   response.results.forEach((result, index) => {
     const where = `${result.path}:${result.startLine}-${result.endLine}`;
@@ -64,15 +65,15 @@ function highlight(result: SearchResult, color: boolean): string {
 export function explainLines(result: SearchResult): string[] {
   const { explain } = result;
   const lines = [`score ${result.score.toFixed(5)}  stage ${explain.stage}`];
-  const list = (name: 'porter' | 'trigram') => {
+  const list = (name: ListName) => {
     const hit = explain[name];
     const contribution = explain.rrf.contributions[name];
     return hit ? `${name} #${hit.rank} (bm25 ${hit.bm25.toFixed(3)}, rrf +${contribution?.toFixed(5)})` : `${name} —`;
   };
-  lines.push(`${list('porter')}   ${list('trigram')}   rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
+  lines.push(`${list('porter')}   ${list('trigram')}   ${list('feedback')}   rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
   if (explain.proximity) {
     const p = explain.proximity;
-    lines.push(`proximity: title ${p.title.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
+    lines.push(`proximity: title ${p.title.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, lexical ×${Math.sqrt(p.lexical).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
   }
   if (explain.fuzzy) lines.push(`fuzzy: ${explain.fuzzy.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
   return lines;

@@ -88,6 +88,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       listWeights: {
         porter: num('weights.porter', DEFAULT_SEARCH_OPTIONS.listWeights.porter, 0),
         trigram: num('weights.trigram', DEFAULT_SEARCH_OPTIONS.listWeights.trigram, 0),
+        feedback: num('weights.feedback', DEFAULT_SEARCH_OPTIONS.listWeights.feedback, 0),
       },
       candidateDepth: int('candidateDepth', DEFAULT_SEARCH_OPTIONS.candidateDepth, 0),
       rerankWindow: int('rerankWindow', DEFAULT_SEARCH_OPTIONS.rerankWindow, 0),
