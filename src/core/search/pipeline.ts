@@ -89,13 +89,12 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
  * chunk only the feedback list found is left out: every result holds some of the query's words.
  */
 function rank(store: IndexStore, terms: QueryTerms, lists: Partial<Record<ListName, ListRow[]>>, options: SearchOptions): Omit<Run, 'feedbackWords'> {
-  const fused = fuse(lists, options.rrfK, options.listWeights);
+  const fused = fuse(lists, options.rrfK, options.listWeights).filter((candidate) => QUERY_LISTS.some((name) => candidate.lists[name]));
   const accept = compileFilter(options.filters);
   const window = Math.max(options.rerankWindow, options.limit);
   const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate }> = [];
   for (const candidate of fused) {
     if (pool.length === window) break;
-    if (!QUERY_LISTS.some((name) => candidate.lists[name])) continue;
     const chunk = store.chunk(candidate.id);
     if (chunk && accept(chunk)) pool.push({ chunk, fused: candidate });
   }
@@ -207,7 +206,7 @@ function replacePieces(terms: QueryTerms, replacements: ReadonlyMap<string, stri
   const words = terms.words.map((word) => {
     if (!word.parts.some((part) => replacements.has(part))) return word;
     let whole = word.whole;
-    for (const [from, to] of replacements) whole = whole.replaceAll(from, to);
+    for (const part of word.parts) whole = whole.replaceAll(part, replacements.get(part) ?? part);
     return { whole, parts: [...new Set(word.parts.map((part) => replacements.get(part) ?? part))] };
   });
   return { words, pieces: [...new Set(words.flatMap((word) => word.parts))] };
