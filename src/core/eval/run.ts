@@ -12,9 +12,9 @@ import type { BeirDataset } from './beir.ts';
 import { mean, score, type Scores } from './metrics.ts';
 
 export const ABLATIONS = {
-  porter: { stages: { trigram: false, proximity: false }, fuzzy: 'off' },
-  trigram: { stages: { porter: false, proximity: false }, fuzzy: 'off' },
-  rrf: { stages: { proximity: false }, fuzzy: 'off' },
+  porter: { stages: { trigram: false, proximity: false, feedback: false }, fuzzy: 'off' },
+  trigram: { stages: { porter: false, proximity: false, feedback: false }, fuzzy: 'off' },
+  rrf: { stages: { proximity: false, feedback: false }, fuzzy: 'off' },
   proximity: { stages: { feedback: false }, fuzzy: 'off' },
   feedback: { fuzzy: 'off' },
   full: {},
