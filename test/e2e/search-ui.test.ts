@@ -44,7 +44,9 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     const explain = result.locator('.explain');
     await explain.waitFor();
     assert.match(await explain.innerText(), /Porter/);
+    assert.match(await explain.innerText(), /Feedback/, 'a three-word query also searched its best chunks\' words');
     assert.match(await explain.innerText(), /RRF: /);
+    assert.match(await explain.innerText(), /lexical match \d+%/);
     await screenshot('panel');
   });
 
