@@ -57,7 +57,7 @@ const qualityFile = path.join(OUT, 'quality.json');
 if (fs.existsSync(qualityFile)) {
   section = 'quality';
   const q = JSON.parse(fs.readFileSync(qualityFile, 'utf8')) as { sets: Array<{ set: string; docs: number; queries: number; scores: Record<'clean' | 'typo', Record<string, { ndcg10: number; mrr10: number; recall100: number }>> }>; golden: Array<{ query: string; expected: string; why: string; top: Record<string, string | undefined> }> };
-  const names: Record<string, string> = { fts5: 'FTS5 Porter', contentstore: 'ContentStore', 'ours:porter': 'ours: Porter list only', 'ours:trigram': 'ours: trigram list only', 'ours:rrf': 'ours: RRF of both', 'ours:proximity': 'ours: + proximity rerank', 'ours:full': '**ours: full (+ typo retry)**' };
+  const names: Record<string, string> = { fts5: 'FTS5 Porter', contentstore: 'ContentStore', 'ours:porter': 'ours: Porter list only', 'ours:trigram': 'ours: trigram list only', 'ours:rrf': 'ours: RRF of both', 'ours:proximity': 'ours: + proximity rerank', 'ours:feedback': 'ours: + feedback list', 'ours:full': '**ours: full (+ typo retry)**' };
   for (const set of q.sets) {
     out(`\n#### ${set.set} — ${set.docs} documents, ${set.queries} test queries\n`);
     out(row(['system', 'nDCG@10', 'MRR@10', 'R@100', 'typo nDCG@10', 'typo MRR@10', 'typo R@100']));
