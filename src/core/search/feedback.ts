@@ -7,7 +7,7 @@
 // query's lists found, never adds one that holds none of the query's words.
 
 import type { IndexStore } from '../store/store.ts';
-import { SCORE_BUDGET } from './lists.ts';
+import { inverseDocumentFrequency, SCORE_BUDGET } from './lists.ts';
 import { isStopword, quote, stem, type QueryTerms } from './terms.ts';
 
 /**
@@ -18,7 +18,7 @@ const MIN_QUERY_WORDS = 3;
 /** How many of the first pass's best chunks are read for feedback words. */
 export const FEEDBACK_CHUNKS = 5;
 /** How many feedback words are searched. */
-export const FEEDBACK_WORDS = 8;
+const FEEDBACK_WORDS = 8;
 /** Candidates, by weight in the feedback chunks, whose document frequency is looked up. */
 const FEEDBACK_CANDIDATES = 30;
 /**
@@ -70,7 +70,7 @@ export function feedbackWords(store: IndexStore, chunks: ReadonlyArray<{ title: 
     .map(({ word, weight: w }) => {
       const docs = Math.min(total, store.countMatches('porter', quote(word), COUNT_CAP));
       const useful = docs > 0 && docs < COUNT_CAP;
-      return { word, score: useful ? w * Math.log(1 + (total - docs + 0.5) / (docs + 0.5)) : 0 };
+      return { word, score: useful ? w * inverseDocumentFrequency(total, docs) : 0 };
     })
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score)

@@ -23,6 +23,11 @@ interface Token {
   docFreq: number;
 }
 
+/** BM25's inverse document frequency of a term in `count` of `total` chunks. */
+export function inverseDocumentFrequency(total: number, count: number): number {
+  return Math.log(1 + (total - count + 0.5) / (count + 0.5));
+}
+
 /** Words longer than this are matched by their beginning: nobody types more of one. */
 const MAX_TRIGRAM_CHARS = 48;
 

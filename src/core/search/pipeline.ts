@@ -8,7 +8,7 @@ import { compileFilter, isFiltered } from './filters.ts';
 import { fuse, type FusedCandidate } from './fuse.ts';
 import type { Correction, Vocabulary } from './fuzzy.ts';
 import { FEEDBACK_CHUNKS, feedbackWords, wantsFeedback } from './feedback.ts';
-import { feedbackList, porterList, trigramList } from './lists.ts';
+import { feedbackList, inverseDocumentFrequency, porterList, trigramList } from './lists.ts';
 import { prepare, findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 import { rerank } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
@@ -163,7 +163,7 @@ function pieceWeights(store: IndexStore, pieces: QueryPieces): number[] {
   const total = Math.max(1, store.size);
   return pieces.pieces.map((piece) => {
     const count = Math.min(total, store.countMatches('porter', quote(piece), IDF_COUNT_CAP));
-    return Math.log(1 + (total - count + 0.5) / (count + 0.5));
+    return inverseDocumentFrequency(total, count);
   });
 }
 
