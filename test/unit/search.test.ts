@@ -69,6 +69,23 @@ test('a candidate fused just below the limit can be promoted by the proximity re
   store.close();
 });
 
+test('the rerank keeps a chunk BM25 clearly preferred above one that only holds the words as a phrase once', () => {
+  // The promotion above works because the noise outscored the answer by little. Here the design
+  // note says both words eight times and the aside says them once in a long text: RRF alone puts
+  // them one rank apart, and the aside's phrase alone would swap them.
+  const store = storeWith({
+    'design.md': [{ title: 'Design', text: Array.from({ length: 8 }, () => `cache ${filler(3)} invalidation ${filler(3)}`).join(' ') }],
+    'aside.md': [{ title: 'Aside', text: `${filler(60)} cache invalidation ${filler(60)}` }],
+    ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`misc${i}.md`, [{ title: `Misc ${i}`, text: filler(10, 'other') }]])),
+  });
+  const { results } = search(contextFor(store), 'cache invalidation', { fuzzy: 'off' });
+  assert.deepEqual(results.map((r) => r.path), ['design.md', 'aside.md']);
+  const [design, aside] = results;
+  assert.ok(aside!.explain.proximity!.boost > design!.explain.proximity!.boost, 'the aside has the better layout');
+  assert.ok(aside!.explain.proximity!.lexical < 0.6 && design!.explain.proximity!.lexical > 0.95, 'but far less lexical weight');
+  store.close();
+});
+
 test('identifiers are found by their parts and as a whole', () => {
   const store = storeWith({
     'hpa.ts': [{ title: 'HorizontalPodAutoscaler', text: 'class HorizontalPodAutoscaler { scale() {} }' }],
