@@ -70,7 +70,9 @@ export function explainLines(result: SearchResult): string[] {
     const contribution = explain.rrf.contributions[name];
     return hit ? `${name} #${hit.rank} (bm25 ${hit.bm25.toFixed(3)}, rrf +${contribution?.toFixed(5)})` : `${name} —`;
   };
-  lines.push(`${list('porter')}   ${list('trigram')}   ${list('feedback')}   rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
+  // Feedback runs for some queries only; a line saying "not in it" for every result would be noise.
+  const feedback = explain.feedback ? `${list('feedback')}   ` : '';
+  lines.push(`${list('porter')}   ${list('trigram')}   ${feedback}rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
   if (explain.proximity) {
     const p = explain.proximity;
     lines.push(`proximity: title ${p.title.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, lexical ×${Math.sqrt(p.lexical).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
