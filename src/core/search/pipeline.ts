@@ -76,19 +76,37 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
   const lists: Partial<Record<ListName, ListRow[]>> = {};
   if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleWeight);
   if (options.stages.trigram) lists.trigram = trigramList(store, terms, depth, options.titleWeight);
-  const first = rank(store, terms, lists, options);
+  const pieces = prepare(terms.pieces);
+  const proximity = options.stages.proximity ? { pieces, weights: pieceWeights(store, pieces) } : undefined;
+  const first = rank(store, lists, options, proximity);
   if (!options.stages.feedback || !wantsFeedback(terms) || first.ranked.length === 0) return { ...first, feedbackWords: [] };
   const words = feedbackWords(store, first.ranked.slice(0, FEEDBACK_CHUNKS).map((entry) => entry.chunk), terms.pieces);
   if (words.length === 0) return { ...first, feedbackWords: [] };
   lists.feedback = feedbackList(store, words, depth, options.titleWeight);
-  return { ...rank(store, terms, lists, options), feedbackWords: words };
+  // The second ranking mostly holds the same chunks; where the query's pieces occur in them is already known.
+  const measured = new Map(first.ranked.flatMap((entry) => (entry.occurrences ? [[entry.chunk.id, entry.occurrences] as const] : [])));
+  return { ...rank(store, lists, options, proximity && { ...proximity, measured }), feedbackWords: words };
+}
+
+/** What the proximity rerank needs of the query, computed once per run. */
+interface ProximityTerms {
+  pieces: QueryPieces;
+  /** IDF of each piece. */
+  weights: number[];
+  /** Occurrences already found in some chunks, by chunk id. */
+  measured?: ReadonlyMap<number, Occurrence[]>;
 }
 
 /**
  * Fusion of the lists, the filters, and the proximity rerank of the best fused candidates. A
  * chunk only the feedback list found is left out: every result holds some of the query's words.
  */
-function rank(store: IndexStore, terms: QueryTerms, lists: Partial<Record<ListName, ListRow[]>>, options: SearchOptions): Omit<Run, 'feedbackWords'> {
+function rank(
+  store: IndexStore,
+  lists: Partial<Record<ListName, ListRow[]>>,
+  options: SearchOptions,
+  proximity: ProximityTerms | undefined,
+): Omit<Run, 'feedbackWords'> {
   const fused = fuse(lists, options.rrfK, options.listWeights).filter((candidate) => QUERY_LISTS.some((name) => candidate.lists[name]));
   const accept = compileFilter(options.filters);
   const window = Math.max(options.rerankWindow, options.limit);
@@ -100,7 +118,7 @@ function rank(store: IndexStore, terms: QueryTerms, lists: Partial<Record<ListNa
   }
 
   const explainRrf = (c: FusedCandidate) => ({ score: c.score, k: options.rrfK, contributions: c.contributions });
-  if (!options.stages.proximity) {
+  if (!proximity) {
     const ranked = pool.map(({ chunk, fused: c }): Ranked => ({
       chunk,
       fused: c,
@@ -110,12 +128,21 @@ function rank(store: IndexStore, terms: QueryTerms, lists: Partial<Record<ListNa
     }));
     return { ranked, candidates: fused.length };
   }
-  const pieces = prepare(terms.pieces);
   const lexical = lexicalStrength(lists, options.listWeights);
   const reranked = rerank(
-    pool.map(({ chunk, fused: c }) => ({ id: c.id, score: c.score, lexical: lexical(c), title: chunk.title, kind: chunk.kind, text: chunk.text, chunk, fused: c })),
-    pieces,
-    pieceWeights(store, pieces),
+    pool.map(({ chunk, fused: c }) => ({
+      id: c.id,
+      score: c.score,
+      lexical: lexical(c),
+      title: chunk.title,
+      kind: chunk.kind,
+      text: chunk.text,
+      occurrences: proximity.measured?.get(c.id),
+      chunk,
+      fused: c,
+    })),
+    proximity.pieces,
+    proximity.weights,
   );
   const ranked = reranked.map((entry): Ranked => ({
     chunk: entry.candidate.chunk,
@@ -206,7 +233,10 @@ function replacePieces(terms: QueryTerms, replacements: ReadonlyMap<string, stri
   const words = terms.words.map((word) => {
     if (!word.parts.some((part) => replacements.has(part))) return word;
     let whole = word.whole;
-    for (const part of word.parts) whole = whole.replaceAll(part, replacements.get(part) ?? part);
+    for (const part of word.parts) {
+      const replacement = replacements.get(part);
+      if (replacement) whole = whole.replaceAll(part, replacement);
+    }
     return { whole, parts: [...new Set(word.parts.map((part) => replacements.get(part) ?? part))] };
   });
   return { words, pieces: [...new Set(words.flatMap((word) => word.parts))] };

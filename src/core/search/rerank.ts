@@ -38,6 +38,8 @@ export interface RerankInput {
   title: string;
   kind: ChunkKind;
   text: string;
+  /** Where the query's pieces occur in `text`, if a previous ranking already found out. */
+  occurrences?: Occurrence[];
 }
 
 export interface Reranked<T extends RerankInput> {
@@ -60,7 +62,7 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   const totalPairWeight = pairWeights.reduce((sum, w) => sum + w, 0);
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const scored = candidates.map((candidate, index): Reranked<T> => {
-    const occurrences = findOccurrences(candidate.text, query);
+    const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
     const inTitle = new Set(findOccurrences(candidate.title, query).map((o) => o.term));
     const title = TITLE_WEIGHT[candidate.kind] * (sumOver(inTitle, weights) / totalWeight);
 
