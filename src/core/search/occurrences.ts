@@ -28,7 +28,7 @@ export interface QueryPieces {
 const HEAD = 2;
 
 export function prepare(pieces: string[]): QueryPieces {
-  const stems = pieces.map(cachedStem);
+  const stems = pieces.map(stem);
   return { pieces, stems, heads: new Set([...pieces, ...stems].map((s) => s.slice(0, HEAD))) };
 }
 
@@ -42,7 +42,7 @@ export function findOccurrences(text: string, query: QueryPieces): Occurrence[] 
   for (const match of text.matchAll(TEXT_PIECE)) {
     if (!query.heads.has(match[0].slice(0, HEAD).toLowerCase())) continue;
     const lower = match[0].toLowerCase();
-    const stemmed = cachedStem(lower);
+    const stemmed = stem(lower);
     for (let term = 0; term < query.pieces.length; term++) {
       const piece = query.pieces[term]!;
       if (query.stems[term] === stemmed || (piece.length >= 4 && lower.startsWith(piece))) {
@@ -52,18 +52,4 @@ export function findOccurrences(text: string, query: QueryPieces): Occurrence[] 
     }
   }
   return found;
-}
-
-// Stemming is the hot spot of the rerank; code repeats its words, so a bounded cache pays.
-const STEM_CACHE_LIMIT = 100_000;
-const stemCache = new Map<string, string>();
-
-function cachedStem(word: string): string {
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stemmed = stem(word);
-    stemCache.set(word, stemmed);
-  }
-  return stemmed;
 }

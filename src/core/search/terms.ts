@@ -71,9 +71,20 @@ export function isStopword(lowercaseWord: string): boolean {
   return STOPWORDS.has(lowercaseWord);
 }
 
+// Stemming is the hot spot of the rerank and of feedback; text repeats its words, so a bounded
+// cache pays.
+const STEM_CACHE_LIMIT = 100_000;
+const stemCache = new Map<string, string>();
+
 /** Porter stem of a lowercase piece, as SQLite's porter tokenizer would index it. */
 export function stem(piece: string): string {
-  return stemmer(piece);
+  let stemmed = stemCache.get(piece);
+  if (stemmed === undefined) {
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemmed = stemmer(piece);
+    stemCache.set(piece, stemmed);
+  }
+  return stemmed;
 }
 
 /** FTS5 string literal: the tokenizer sees the characters, the query parser sees one phrase. */
