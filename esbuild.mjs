@@ -16,7 +16,12 @@ const node = {
   external: ['better-sqlite3', 'vscode'],
   // The engine finds its tree-sitter grammars from import.meta.url, which CommonJS lacks.
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  define: { 'import.meta.url': '__importMetaUrl' },
+  define: {
+    'import.meta.url': '__importMetaUrl',
+    // Test-only code sits behind this check (src/protocol/worker.ts, CrashForTest): as a constant
+    // in the shipped bundle, the minifier drops it.
+    ...(production ? { 'process.env.FUSED_SEARCH_TEST_HOOKS': '"off"' } : {}),
+  },
   logLevel: 'warning',
 };
 

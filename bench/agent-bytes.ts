@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const repo = path.resolve(positionals[0] ?? path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'));
   const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${path.basename(repo)}-agent-bytes.db`);
   const service = await IndexService.open({ root: repo, dbFile, watch: false });
-  const summary = await service.reindexAll();
+  const summary = (await service.keeper.sync())!;
   const server = createMcpServer(service);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

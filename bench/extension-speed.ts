@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, Request } from '../src/worker/protocol.ts';
+import type { FromWorker, Request } from '../src/protocol/worker.ts';
 
 const root = path.resolve(process.argv[2] ?? '/usr/lib/node_modules/npm');
 const scratch = mkdtempSync(path.join(tmpdir(), 'fused-bench-'));

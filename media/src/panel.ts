@@ -1,5 +1,5 @@
 // The sidebar panel's script, bundled by esbuild into media/dist/panel.js. It renders what the host
-// sends (protocol: src/extension/panel-protocol.ts) and sends back searches and clicks. Text that
+// sends (protocol: src/protocol/panel.ts) and sends back searches and clicks. Text that
 // comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
 
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
@@ -9,9 +9,9 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { FolderResult } from '../../src/worker/protocol.ts';
-import { correctedQuery } from '../../src/extension/corrections.ts';
-import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '../../src/extension/panel-protocol.ts';
+import type { FolderResult } from '../../src/protocol/worker.ts';
+import { correctedQuery } from '../../src/protocol/corrections.ts';
+import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '../../src/protocol/panel.ts';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; getState(): unknown; setState(state: unknown): void };
 

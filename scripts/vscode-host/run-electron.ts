@@ -18,7 +18,7 @@ try {
     ...(process.env.VSCODE_EXECUTABLE_PATH ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH } : {}),
     extensionDevelopmentPath: projectRoot,
     extensionTestsPath: join(projectRoot, 'out', 'test', 'index.cjs'),
-    extensionTestsEnv: { [RESULTS_FILE_ENV]: resultsFile },
+    extensionTestsEnv: { [RESULTS_FILE_ENV]: resultsFile, FUSED_SEARCH_TEST_HOOKS: 'on' },
     launchArgs: [
       join(projectRoot, 'test', 'fixtures', 'workspace'),
       '--disable-extensions',

@@ -134,6 +134,8 @@ async function startCodeServer(port: number): Promise<void> {
         ...process.env,
         [RESULTS_FILE_ENV]: resultsFile,
         [OUTPUT_PREFIX_ENV]: testOutputPrefix,
+        // The development build obeys test-only messages (the engine crash) only with this set.
+        FUSED_SEARCH_TEST_HOOKS: 'on',
         ...xdgHomes,
       },
     },

@@ -7,8 +7,9 @@ import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions
 import { resolveIndexOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
 import { search } from './search/pipeline.ts';
+import { IndexLease, type LeaseOptions } from './index-lease.ts';
 import { isBusy } from './store/database.ts';
-import { IndexStore, type IndexStats, type StoredChunk } from './store/store.ts';
+import { IndexStore, type CatalogEntry, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { SearchResponse } from './types.ts';
 
 export type EngineConfig = {
@@ -58,6 +59,7 @@ export class Engine {
   readonly notices: string[] = [];
   private vocabularyCache: CachedVocabulary | undefined;
 
+  /** The store and the indexer are the engine's own; hosts go through the methods below (tests may look inside). */
   readonly store: IndexStore;
   readonly indexer: Indexer;
 
@@ -88,6 +90,15 @@ export class Engine {
     return this.indexer.root;
   }
 
+  get dbFile(): string {
+    return this.store.dbFile;
+  }
+
+  /** This index's lease (index-lease.ts): who keeps it up to date. */
+  lease(options: LeaseOptions): IndexLease {
+    return new IndexLease(this.store, options);
+  }
+
   sync(options?: SyncOptions): Promise<IndexSummary> {
     return this.indexer.sync(options);
   }
@@ -98,6 +109,39 @@ export class Engine {
 
   removeFile(relPath: string): boolean {
     return this.indexer.removeFile(relPath);
+  }
+
+  /** Drops every indexed file under a folder (relative to the root); returns their paths. */
+  removeFolder(relDir: string): string[] {
+    const prefix = `${relDir}/`;
+    const under = this.store.catalog().filter((entry) => entry.path.startsWith(prefix)).map((entry) => entry.path);
+    for (const relPath of under) this.indexer.removeFile(relPath);
+    return under;
+  }
+
+  /** Whether the index holds this file (relative to the root). */
+  indexes(relPath: string): boolean {
+    return this.store.file(relPath) !== undefined;
+  }
+
+  /** Every indexed file with the size and mtime it had when indexed. */
+  catalog(): CatalogEntry[] {
+    return this.store.catalog();
+  }
+
+  /** Changes whenever any process indexes, updates or removes a file; cheap enough for a heartbeat. */
+  catalogVersion(): string {
+    return this.store.catalogVersion();
+  }
+
+  /** When the last complete sync finished (ms since the epoch), or undefined. */
+  lastSync(): number | undefined {
+    return Number(this.store.meta('lastSync')) || undefined;
+  }
+
+  /** Ignore rules may have changed (an ignore file was saved): read them again on next use. */
+  reloadRules(): void {
+    this.indexer.reloadRules();
   }
 
   /**
@@ -141,6 +185,16 @@ export class Engine {
 
   chunk(id: number): StoredChunk | undefined {
     return this.store.chunk(id);
+  }
+
+  /** One file's chunks in line order. */
+  chunksOfFile(relPath: string): StoredChunk[] {
+    return this.store.chunksOfFile(relPath);
+  }
+
+  /** How many chunks the Porter index finds for an FTS5 expression, counting up to `cap`. */
+  chunksMatching(expression: string, cap: number): number {
+    return this.store.countMatches('porter', expression, cap);
   }
 
   stats(): IndexStats {

@@ -130,6 +130,14 @@ export class IndexLease {
   }
 }
 
+/** What each kind of keeper is called when people are told who keeps an index. */
+const KIND_NAMES: Record<string, string> = { vscode: 'a VS Code window', mcp: 'a fused-search MCP server', cli: 'fused-search index' };
+
+/** Who holds a lease, in the one wording every host shows: `a VS Code window (pid 4242 on devbox)`. */
+export function describeHolder(holder: LeaseHolder): string {
+  return `${KIND_NAMES[holder.kind] ?? holder.kind} (pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''})`;
+}
+
 function parseHolder(value: string | undefined): LeaseHolder | undefined {
   if (!value) return undefined;
   try {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchOptionsInput } from '../core/options.ts';
-import type { EngineClient } from './client.ts';
+import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 import type { Settings } from './settings.ts';
 

@@ -3,9 +3,9 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchOptionsInput } from '../core/options.ts';
-import type { SearchAnswer } from '../worker/protocol.ts';
+import type { SearchAnswer } from '../protocol/worker.ts';
 import { mcpServerSpecs, registerAgentSupport } from './agent.ts';
-import { EngineClient } from './client.ts';
+import { EngineClient } from '../worker/client.ts';
 import { IndexController, type IndexState } from './indexing.ts';
 import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
 import { showSearchQuickPick } from './quickpick.ts';
@@ -107,8 +107,6 @@ export function activate(context: vscode.ExtensionContext): void {
     command('fusedSearch.api.stopEngine', () => client.stop()),
     command('fusedSearch.api.startEngine', () => index.start()),
     command('fusedSearch.api.status', () => index.status),
-    // Test-only: kills the engine worker the way a bug would, to exercise the restart.
-    command('fusedSearch.api.crashWorkerForTest', (how?: 'throw' | 'exit') => client.crashWorkerForTest(how)),
     // Trust lifts the restriction on the workspace's index settings (settings-parse.ts).
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       settings = readSettings(log);
@@ -121,6 +119,14 @@ export function activate(context: vscode.ExtensionContext): void {
       if (INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) void index.restart('index settings changed');
     }),
   );
+
+  // Only in a build with test hooks (see CrashForTest in src/protocol/worker.ts): the shipped
+  // bundle defines the variable as a constant, and this block is not in it.
+  if (process.env.FUSED_SEARCH_TEST_HOOKS === 'on') {
+    context.subscriptions.push(
+      command('fusedSearch.api.crashWorkerForTest', (how?: 'throw' | 'exit') => client.post({ type: 'crashForTest', how: how === 'exit' ? 'exit' : 'throw' })),
+    );
+  }
 
   // The first index runs after activation returns: opening databases is the worker's business.
   setImmediate(() => void index.start().catch((error: unknown) => log.error(`indexing failed to start: ${String(error)}`)));

@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { isGitInternal } from '../core/crawl/ignore-rules.ts';
 import type { IndexProgress } from '../core/indexer.ts';
-import type { FolderSpec, FolderStats } from '../worker/protocol.ts';
-import type { EngineClient } from './client.ts';
+import type { FolderSpec, FolderStats } from '../protocol/worker.ts';
+import type { EngineClient } from '../worker/client.ts';
 import { editorExcludes, readSettings, type Settings } from './settings.ts';
 
 export type IndexPhase = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
@@ -27,7 +28,6 @@ export interface IndexState {
 
 /** Watcher events are gathered this long before the worker hears of them (a checkout touches many files). */
 const WATCH_DEBOUNCE_MS = 250;
-const IGNORE_FILES = new Set(['.gitignore', '.fusedsearchignore', 'exclude']);
 
 export class IndexController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -248,7 +248,7 @@ export class IndexController implements vscode.Disposable {
 
   private queue(uri: vscode.Uri): void {
     const where = this.folderOf(uri);
-    if (!where || where.relPath.startsWith('.git/') && !where.relPath.endsWith('info/exclude')) return;
+    if (!where || isGitInternal(where.relPath)) return;
     let paths = this.pendingPaths.get(where.spec.id);
     if (!paths) this.pendingPaths.set(where.spec.id, (paths = new Set()));
     paths.add(where.relPath);
@@ -263,14 +263,9 @@ export class IndexController implements vscode.Disposable {
     this.pendingPaths = new Map();
     const work: Promise<unknown>[] = [];
     for (const [folder, paths] of batches) {
-      const list = [...paths];
-      if (list.some((p) => IGNORE_FILES.has(path.posix.basename(p)))) {
-        // Ignore rules changed: read them again and let a sync add or drop what they now cover.
-        this.log.info(`ignore rules changed in ${folder}; syncing`);
-        work.push(this.client.request({ type: 'reloadRules', folder }).then(() => this.syncAll()));
-      }
-      this.log.debug(`updating ${list.length} changed path(s)`);
-      work.push(this.client.request({ type: 'update', folder, paths: list }));
+      // The worker's keeper reloads changed ignore rules and rescans what they cover.
+      this.log.debug(`updating ${paths.size} changed path(s)`);
+      work.push(this.client.request({ type: 'update', folder, paths: [...paths] }));
     }
     this.flushing = Promise.all(work);
   }

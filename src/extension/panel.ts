@@ -3,9 +3,9 @@
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { EngineClient } from './client.ts';
+import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
-import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from './panel-protocol.ts';
+import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from '../protocol/panel.ts';
 import type { ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
 

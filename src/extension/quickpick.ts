@@ -3,11 +3,11 @@
 // chunk with its range highlighted; Enter opens it; Escape puts the editor back where it was.
 
 import * as vscode from 'vscode';
-import type { FolderResult, SearchAnswer } from '../worker/protocol.ts';
-import type { EngineClient } from './client.ts';
+import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
+import type { EngineClient } from '../worker/client.ts';
 import { openResult, resultRange, resultUri, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
-import { correctedQuery } from './corrections.ts';
+import { correctedQuery } from '../protocol/corrections.ts';
 
 interface ResultItem extends vscode.QuickPickItem {
   result?: FolderResult;

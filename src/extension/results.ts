@@ -2,8 +2,8 @@
 // next/previous move, and the CodeLens that marks result chunks in open files.
 
 import * as vscode from 'vscode';
-import type { FolderResult, SearchAnswer } from '../worker/protocol.ts';
-import type { EngineClient } from './client.ts';
+import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
+import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 
 export function resultUri(result: FolderResult): vscode.Uri {

@@ -46,13 +46,13 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
-    const response = await service.search(query, {
+    const response = await service.keeper.search(query, {
       ...(limit ? { limit } : {}),
       filters: { ...(globs ? { include: Array.isArray(globs) ? globs : [globs] } : {}), ...(kind ? { kind } : {}) },
     });
     const output = formatForAgent(query, response, {
       budgetBytes: budget_bytes ?? defaultBudget,
-      chunkText: (id) => service.engine.chunk(id)?.text,
+      chunkText: (id) => service.keeper.chunk(id)?.text,
       explain: explain ?? false,
     });
     return text(output.text);
@@ -76,20 +76,24 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async ({ path: given, cancel }, extra) => {
-    if (cancel) return text(service.cancelIndexing() ? 'Cancelled the indexing run in progress; what was indexed so far stays.' : 'No indexing run was in progress.');
-    const root = service.engine.root;
+    if (cancel) return text((await service.keeper.cancelSync()) ? 'Cancelled the indexing run in progress; what was indexed so far stays.' : 'No indexing run was in progress.');
+    const { keeper } = service;
+    const root = keeper.root;
+    if (keeper.role !== 'owner') {
+      return text(`The index is kept by ${keeper.keptBy ?? 'another process'}, which watches the folder and indexes changes itself; this server reads that index.`);
+    }
     if (given !== undefined) {
       const relPath = relativeToRoot(root, given);
       if (relPath === undefined) return error(`"${given}" is outside the indexed folder ${root}.`);
       if (relPath !== '' && !isDirectory(path.join(root, relPath))) {
-        const outcome = await service.reindexFile(relPath);
+        const outcome = await keeper.reindexFile(relPath);
         const said = typeof outcome === 'string' ? outcome : `skipped (${outcome.skipped})`;
         return text(`${relPath}: ${said}.${outcome === 'ignored' ? ' The file does not exist or the ignore rules exclude it.' : ''}`);
       }
     }
     // A folder or everything: a sync reads only what changed, so it is the cheapest correct answer for both.
     const token = extra._meta?.progressToken;
-    const summary = await service.reindexAll({
+    const summary = await keeper.sync({
       signal: extra.signal,
       ...(token !== undefined
         ? {
@@ -102,6 +106,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
           }
         : {}),
     });
+    if (!summary) return text(`The index is now kept by ${keeper.keptBy ?? 'another process'}, which indexes changes itself.`);
     const skipped = Object.entries(summary.skipped).map(([reason, n]) => `${n} ${reason}`).join(', ');
     return text(
       `${summary.complete ? 'Index up to date' : 'Indexing cancelled; what was indexed so far stays'}: ${summary.files} files, ${summary.chunks} chunks; ` +
@@ -119,7 +124,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async ({ id, budget_bytes }) => {
-    const chunk = service.engine.chunk(id);
+    const chunk = service.keeper.chunk(id);
     if (!chunk) return error(`No chunk ${id}: its file changed or was removed since the search. Search again for fresh ids.`);
     const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
     const limit = budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES);
@@ -136,7 +141,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
 export async function runMcpServer(options: McpServerOptions): Promise<number> {
   const log = (line: string) => process.stderr.write(`fused-search mcp: ${line}\n`);
   const service = await IndexService.open({ ...options, log });
-  for (const notice of service.engine.notices) log(notice);
+  for (const notice of service.keeper.notices) log(notice);
   const server = createMcpServer(service, options.budgetBytes !== undefined ? { budgetBytes: options.budgetBytes } : {});
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -146,7 +151,7 @@ export async function runMcpServer(options: McpServerOptions): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   await server.connect(transport);
-  log(`serving ${service.engine.root} (${service.currentRole === 'owner' ? 'indexing and watching it' : 'reading the index another process keeps'})`);
+  log(`serving ${service.keeper.root} (${service.keeper.role === 'owner' ? 'indexing and watching it' : 'reading the index another process keeps'})`);
   await closed;
   await server.close().catch(() => undefined);
   await service.close();

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { SearchAnswer } from '../../src/worker/protocol.ts';
+import type { SearchAnswer } from '../../src/protocol/worker.ts';
 
 /** The tool's answer as the model reads it: its text parts joined. */
 async function invoke(input: Record<string, unknown>): Promise<string> {

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { SearchAnswer } from '../../src/worker/protocol.ts';
+import type { SearchAnswer } from '../../src/protocol/worker.ts';
 
 const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
 const FILES = 100;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { IndexState } from '../../src/extension/indexing.ts';
-import type { SearchAnswer } from '../../src/worker/protocol.ts';
+import type { SearchAnswer } from '../../src/protocol/worker.ts';
 
 const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
 const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');

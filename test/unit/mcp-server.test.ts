@@ -143,10 +143,10 @@ test('a reader takes over the index when its keeper goes away', async () => {
   const keeper = await IndexService.open({ root: folder, heartbeatMs: 30, watch: false });
   const reader = await IndexService.open({ root: folder, heartbeatMs: 30, watch: false });
   try {
-    assert.equal(keeper.currentRole, 'owner');
-    assert.equal(reader.currentRole, 'reader');
+    assert.equal(keeper.keeper.role, 'owner');
+    assert.equal(reader.keeper.role, 'reader');
     await keeper.close();
-    assert.ok(await eventually(async () => reader.currentRole === 'owner', 2000));
+    assert.ok(await eventually(async () => reader.keeper.role === 'owner', 2000));
   } finally {
     await reader.close();
   }
@@ -158,15 +158,15 @@ test('cancelling a reindex stops the run and keeps what was indexed so far', asy
   const service = await IndexService.open({ root: folder, watch: false });
   try {
     const abort = new AbortController();
-    const summary = await service.reindexAll({
+    const summary = (await service.keeper.sync({
       signal: abort.signal,
       onProgress: (p) => {
         if (p.phase === 'indexing') abort.abort();
       },
-    });
+    }))!;
     assert.equal(summary.complete, false);
     assert.ok(summary.files < 400, `${summary.files} files indexed before the cancel`);
-    const again = await service.reindexAll();
+    const again = (await service.keeper.sync())!;
     assert.equal(again.complete, true);
     assert.equal(again.files, 400);
   } finally {

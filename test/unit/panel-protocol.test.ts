@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isViewCommand } from '../../src/extension/panel-protocol.ts';
+import { isViewCommand } from '../../src/protocol/panel.ts';
 
 const filters = { path: '', kind: '', folder: '' };
 

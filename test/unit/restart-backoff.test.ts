@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RESTART_HEALTHY_MS, RESTART_MAX_MS, RestartBackoff } from '../../src/extension/backoff.ts';
+import { RESTART_HEALTHY_MS, RESTART_MAX_MS, RestartBackoff } from '../../src/worker/backoff.ts';
 
 test('a worker that keeps dying is restarted after 0.5 s, 1 s, 2 s … and never waits more than 30 s', () => {
   const backoff = new RestartBackoff();

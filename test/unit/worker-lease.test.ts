@@ -10,34 +10,31 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Engine } from '../../src/core/engine.ts';
 import { HEARTBEAT_MS } from '../../src/core/index-lease.ts';
 import { IndexService } from '../../src/mcp/index-service.ts';
-import type { FolderSpec, FromWorker, Request, ResponseValues } from '../../src/worker/protocol.ts';
+import type { FolderSpec, RequestBody, RequestResult, RequestType, WorkerEvent } from '../../src/protocol/worker.ts';
+import { EngineClient } from '../../src/worker/client.ts';
 import { startChild } from './helpers/fault.ts';
 import { tempDir } from './helpers/store.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const WORKER = new URL('../../src/worker/worker.ts', import.meta.url);
 
-type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
-
+/** The worker through the extension's own client, as the extension host drives it. */
 function startWorker() {
-  const worker = new Worker(WORKER);
-  const pending = new Map<number, (m: FromWorker) => void>();
-  const events: FromWorker[] = [];
-  worker.on('message', (m: FromWorker) => (m.type === 'response' ? pending.get(m.id)?.(m) : events.push(m)));
-  let nextId = 0;
-  const request = <T extends Body['type']>(body: Extract<Body, { type: T }>) => new Promise<ResponseValues[T]>((resolve, reject) => {
-    const id = ++nextId;
-    pending.set(id, (m) => (m.type === 'response' && m.ok ? resolve(m.value as ResponseValues[T]) : reject(new Error(JSON.stringify(m)))));
-    worker.postMessage({ ...body, id });
-  });
-  return { worker, request, events };
+  const events: WorkerEvent[] = [];
+  const client = new EngineClient(fileURLToPath(WORKER), { info() {}, warn() {}, error() {} });
+  client.onEvent((event) => events.push(event));
+  const request = async <T extends RequestType>(body: RequestBody<T>): Promise<RequestResult<T>> => {
+    const result = await client.request(body);
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value;
+  };
+  return { client, request, events };
 }
 
 async function eventually(check: () => boolean, ms: number): Promise<boolean> {
@@ -60,8 +57,8 @@ test('an MCP server started on the database the extension indexes only reads it,
   // Like the extension: the database lives outside the folder (VS Code's global storage).
   const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
   const spec: FolderSpec = { id: 'file:///lease', name: 'lease', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
-  const { worker, request } = startWorker();
-  cleanup.push(() => worker.terminate());
+  const { client: engine, request } = startWorker();
+  cleanup.push(() => engine.stop());
   await request({ type: 'open', folders: [spec] });
   await request({ type: 'sync', folder: spec.id });
 
@@ -85,9 +82,9 @@ test('an MCP server started on the database the extension indexes only reads it,
   const reader = await IndexService.open({ dbFile, heartbeatMs: 50, watch: false });
   cleanup.push(() => reader.close());
   await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.equal(reader.currentRole, 'reader');
+  assert.equal(reader.keeper.role, 'reader');
   await request({ type: 'close' });
-  assert.ok(await eventually(() => reader.currentRole === 'owner', 3000), 'the reader took over after the worker released the lease');
+  assert.ok(await eventually(() => reader.keeper.role === 'owner', 3000), 'the reader took over after the worker released the lease');
 });
 
 test('a second window on the same folder only reads the index the first one keeps, and keeps it once the first is gone', async () => {
@@ -100,17 +97,17 @@ test('a second window on the same folder only reads the index the first one keep
   cleanup.push(async () => first.process.kill('SIGKILL'));
   await first.ready;
 
-  const { worker, request, events } = startWorker();
-  cleanup.push(() => worker.terminate());
+  const { client: engine, request, events } = startWorker();
+  cleanup.push(() => engine.stop());
   await request({ type: 'open', folders: [spec] });
   const [stats] = await request({ type: 'stats' });
-  assert.match(stats?.indexedBy ?? '', new RegExp(`^vscode \\(pid ${first.process.pid} on `), 'its stats name the window that keeps the index');
+  assert.match(stats?.indexedBy ?? '', new RegExp(`^a VS Code window \\(pid ${first.process.pid} on `), 'its stats name the window that keeps the index');
   assert.equal(stats?.files, 1, 'it reads what the first window indexed');
   assert.equal(await request({ type: 'sync', folder: spec.id }), null, 'it does not crawl the folder');
   fs.writeFileSync(path.join(root, 'saved.md'), '# Saved\n\nquixotic marmalade\n');
   await request({ type: 'update', folder: spec.id, paths: ['saved.md'] });
   assert.equal((await request({ type: 'stats' }))[0]?.files, 1, 'nor index a change: the first window watches the folder');
-  await assert.rejects(request({ type: 'rebuild', folder: spec.id }), /kept by vscode/);
+  await assert.rejects(request({ type: 'rebuild', folder: spec.id }), /kept by a VS Code window/);
   assert.ok(fs.existsSync(dbFile), 'nor delete the database under the first window');
   assert.match((await request({ type: 'search', query: 'retryWithBackoff', options: {} })).results[0]?.path ?? '', /retry\.ts/);
   // The first window's watcher indexes the change (a connection of this process stands in for it):

@@ -18,6 +18,22 @@ export const IGNORE_FILE_NAMES: readonly string[] = ['.gitignore', '.fusedsearch
 /** Relative to the root, lowest precedence of all, as in git. */
 const INFO_EXCLUDE = '.git/info/exclude';
 
+/**
+ * Whether a changed path (relative to the root, `/`-separated) is an ignore file, whose change
+ * can add or drop other files: every watcher and save handler asks this one question.
+ */
+export function isIgnoreFile(relPath: string): boolean {
+  return relPath === INFO_EXCLUDE || IGNORE_FILE_NAMES.includes(path.posix.basename(relPath));
+}
+
+/**
+ * Whether a watcher may drop a change at once: git's own bookkeeping under `.git/` changes on
+ * every command and is never indexed, but `.git/info/exclude` holds ignore rules.
+ */
+export function isGitInternal(relPath: string): boolean {
+  return (relPath === '.git' || relPath.startsWith('.git/')) && relPath !== INFO_EXCLUDE;
+}
+
 /** git's default `core.ignorecase`: on where the usual file system folds case. */
 export const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
 

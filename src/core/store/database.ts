@@ -149,9 +149,14 @@ function moveAside(file: string): string {
   return aside;
 }
 
-/** SQLITE_BUSY (or one of its extended codes): another connection held the lock past the busy timeout. */
+/**
+ * SQLITE_BUSY or SQLITE_LOCKED, or one of their extended codes: another connection held a lock
+ * past the busy timeout. The database is sound and the same work may succeed later, so callers
+ * retry or answer from what they can read; it is never a reason to move a database aside.
+ */
 export function isBusy(error: unknown): boolean {
-  return sqliteCode(error)?.startsWith('SQLITE_BUSY') ?? false;
+  const code = sqliteCode(error);
+  return code !== undefined && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 /** SQLITE_FULL: the disk is full, or the database reached its max_page_count. */

@@ -1,7 +1,7 @@
 // Messages between the sidebar webview (media/src/panel.ts) and its provider (panel.ts). Both sides
 // import these types. Commands flow view → host; notifications flow host → view.
 
-import type { FolderResult } from '../worker/protocol.ts';
+import type { FolderResult } from './worker.ts';
 
 export interface PanelFilters {
   /** A glob the result's path must match; empty for any. */

@@ -1,14 +1,40 @@
-// The extension host's side of the worker protocol: starts the engine worker, sends typed requests,
-// matches responses by id, and turns events into a VS Code event. Nothing here opens SQLite.
+// The host's side of the worker protocol (src/protocol/worker.ts): starts the engine worker, sends
+// typed requests, matches responses by id, replaces a worker that dies, and hands events to
+// listeners. It imports nothing from VS Code, so tests and benchmarks drive the worker through
+// this same client; nothing here opens SQLite.
 
 import { Worker } from 'node:worker_threads';
-import * as vscode from 'vscode';
-import type { FolderSpec, FromWorker, Request, ResponseValues, ToWorker, WorkerEvent, ErrorCode } from '../worker/protocol.ts';
+import type { ErrorCode, FolderSpec, FromWorker, RequestBody, RequestResult, RequestType, ToWorker, WorkerEvent } from '../protocol/worker.ts';
 import { RestartBackoff } from './backoff.ts';
 
-type RequestBody<T extends Request['type']> = Omit<Extract<Request, { type: T }>, 'id'> & { type: T };
-
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
+
+/** Where the client's diagnostics go (VS Code's log output channel has this shape). */
+export interface ClientLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A listener registration; `dispose` removes it (VS Code's Disposable has this shape). */
+export interface Subscription {
+  dispose(): void;
+}
+
+/** A minimal typed event: hosts subscribe with a listener and dispose the subscription. */
+class Emitter<T> {
+  private readonly listeners = new Set<(value: T) => void>();
+  readonly event = (listener: (value: T) => void): Subscription => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
 
 const STOPPED = { ok: false, error: { code: 'cancelled', message: 'the engine stopped' } } as const;
 
@@ -18,17 +44,17 @@ export type WorkerLifecycle =
   /** A fresh worker runs and has re-opened the folders the dead one had open. */
   | { type: 'restarted'; restarts: number };
 
-export class EngineClient implements vscode.Disposable {
+export class EngineClient implements Subscription {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, (response: Result<unknown>) => void>();
-  private readonly events = new vscode.EventEmitter<WorkerEvent>();
+  private readonly events = new Emitter<WorkerEvent>();
   readonly onEvent = this.events.event;
   /** The search in flight, cancelled when the next one starts. */
   private currentSearch: number | undefined;
   private readonly workerFile: string;
-  private readonly log: vscode.LogOutputChannel;
-  private readonly lifecycle = new vscode.EventEmitter<WorkerLifecycle>();
+  private readonly log: ClientLog;
+  private readonly lifecycle = new Emitter<WorkerLifecycle>();
   readonly onLifecycle = this.lifecycle.event;
   private readonly backoff = new RestartBackoff();
   private startedAt = 0;
@@ -41,7 +67,7 @@ export class EngineClient implements vscode.Disposable {
   private endRestart: (() => void) | undefined;
   private disposed = false;
 
-  constructor(workerFile: string, log: vscode.LogOutputChannel) {
+  constructor(workerFile: string, log: ClientLog) {
     this.workerFile = workerFile;
     this.log = log;
   }
@@ -59,7 +85,7 @@ export class EngineClient implements vscode.Disposable {
         this.events.fire(message);
       }
     });
-    worker.on('error', (error) => this.log.error(`engine worker failed: ${error.stack ?? error.message}`));
+    worker.on('error', (error: Error) => this.log.error(`engine worker failed: ${error.stack ?? error.message}`));
     worker.on('exit', (code) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
@@ -113,15 +139,15 @@ export class EngineClient implements vscode.Disposable {
     if (!opened.ok) this.log.error(`the restarted engine could not open the index: ${opened.error.message}`);
   }
 
-  async request<T extends Request['type']>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+  async request<T extends RequestType>(body: RequestBody<T>): Promise<Result<RequestResult<T>>> {
     while (this.restarting) await this.restarting;
     // Disposed while waiting for a restart: no new worker after deactivation.
     if (this.disposed) return STOPPED;
     return this.send(body);
   }
 
-  private send<T extends Request['type']>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
-    if (body.type === 'open') this.lastOpen = (body as unknown as RequestBody<'open'>).folders;
+  private send<T extends RequestType>(body: RequestBody<T>): Promise<Result<RequestResult<T>>> {
+    if (body.type === 'open') this.lastOpen = (body as RequestBody<'open'>).folders;
     else if (body.type === 'close') this.lastOpen = undefined;
     const id = this.nextId++;
     const worker = this.start();
@@ -131,13 +157,13 @@ export class EngineClient implements vscode.Disposable {
     });
   }
 
-  /** For the integration tests only: makes the worker die as a bug would (protocol.ts). */
-  crashWorkerForTest(how: 'throw' | 'exit' = 'throw'): void {
-    this.worker?.postMessage({ type: 'crashForTest', id: this.nextId++, how: how === 'exit' ? 'exit' : 'throw' } satisfies ToWorker);
+  /** Sends a message outside the request/response pairing (the test build's crash hook). */
+  post(message: ToWorker): void {
+    this.worker?.postMessage(message);
   }
 
   /** Like `request`, but a newer search cancels this one, which then resolves as `cancelled`. */
-  async search<T extends 'search' | 'similar'>(body: RequestBody<T>): Promise<Result<ResponseValues[T]>> {
+  async search<T extends 'search' | 'similar'>(body: RequestBody<T>): Promise<Result<RequestResult<T>>> {
     while (this.restarting) await this.restarting;
     if (this.disposed) return STOPPED;
     if (this.currentSearch !== undefined) this.cancel(this.currentSearch);
