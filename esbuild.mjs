@@ -2,9 +2,14 @@
 // with require(); better-sqlite3 stays external so its prebuilt binary is found in node_modules.
 // The webview's script and styles go to media/dist/, the only folder the webview may load from.
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const production = process.argv.includes('--production');
+// `--out DIR` writes DIR/dist and DIR/media/dist instead (a test checks a shipped build there).
+const outIndex = process.argv.indexOf('--out');
+const out = outIndex > 0 ? process.argv[outIndex + 1] : '.';
+const mediaOut = join(out, 'media', 'dist');
 
 const node = {
   bundle: true,
@@ -36,7 +41,7 @@ await Promise.all([
       'prepare-worker': 'src/core/prepare/worker.ts',
     },
     outExtension: { '.js': '.cjs' },
-    outdir: 'dist',
+    outdir: join(out, 'dist'),
   }),
   build({
     bundle: true,
@@ -46,10 +51,10 @@ await Promise.all([
     sourcemap: !production,
     minify: production,
     entryPoints: { panel: 'media/src/panel.ts' },
-    outdir: 'media/dist',
+    outdir: mediaOut,
     logLevel: 'warning',
   }),
 ]);
-mkdirSync('media/dist', { recursive: true });
-copyFileSync('media/src/panel.css', 'media/dist/panel.css');
-for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/dist/${file}`);
+mkdirSync(mediaOut, { recursive: true });
+copyFileSync('media/src/panel.css', join(mediaOut, 'panel.css'));
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, join(mediaOut, file));

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { Engine } from '../core/engine.ts';
+import { IndexKeeper } from '../core/index-keeper.ts';
 import { INDEX_DIR } from '../core/indexer.ts';
 import { loadBeir } from '../core/eval/beir.ts';
 import { evaluate } from '../core/eval/run.ts';
@@ -15,22 +16,27 @@ import { ProgressBar } from './progress.ts';
 const USAGE = `fused-search — fused full-text search over a folder
 
 Usage:
-  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--json]
+  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--wait] [--json]
   fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json]
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
   fused-search mcp [--root DIR | --db FILE] [--budget BYTES]   MCP server over stdio, for coding agents
 
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
-current folder and its parents.`;
+current folder and its parents. While another process keeps the index up to date (a VS Code window,
+an MCP server), index exits with status 3 and says which; --wait waits for it to let go.`;
 
 class UsageError extends Error {}
+
+/** `index` found the index kept by another process (a VS Code window, an MCP server) and did not wait. */
+const EXIT_KEPT_ELSEWHERE = 3;
 
 const OPTIONS = {
   db: { type: 'string' },
   root: { type: 'string' },
   budget: { type: 'string' },
   json: { type: 'boolean', default: false },
+  wait: { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
   limit: { type: 'string' },
   path: { type: 'string', multiple: true },
@@ -59,8 +65,9 @@ async function main(argv: string[]): Promise<number> {
     case 'index': {
       const root = path.resolve(rest[0] ?? '.');
       if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`not a folder: ${root}`);
-      const engine = await Engine.open({
+      const keeper = await IndexKeeper.open({
         root,
+        kind: 'cli',
         ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
         index: {
           ...(values.include ? { include: values.include } : {}),
@@ -69,19 +76,29 @@ async function main(argv: string[]): Promise<number> {
           ...(values['chunk-bytes'] ? { chunkMaxBytes: positiveInt(values['chunk-bytes'], '--chunk-bytes') } : {}),
         },
       });
-      for (const notice of engine.notices) process.stderr.write(`${notice}\n`);
-      const bar = values.json ? undefined : ProgressBar.forStderr();
+      for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
       try {
-        const summary = await engine.sync({ signal: abort.signal, ...(bar ? { onProgress: (p) => bar.update(p) } : {}) });
+        if (keeper.role !== 'owner') {
+          // Another process keeps this index up to date; two writers would index every change twice.
+          const keptBy = keeper.keptBy ?? 'another process';
+          if (!values.wait) {
+            process.stderr.write(`fused-search: the index at ${keeper.dbFile} is kept by ${keptBy}, which keeps it up to date; run again with --wait to index once it lets go\n`);
+            return EXIT_KEPT_ELSEWHERE;
+          }
+          process.stderr.write(`fused-search: waiting for ${keptBy} to let go of the index at ${keeper.dbFile}…\n`);
+          if (!(await becomesOwner(keeper, abort.signal))) return 130;
+        }
+        const bar = values.json ? undefined : ProgressBar.forStderr();
+        const summary = (await keeper.sync({ signal: abort.signal, ...(bar ? { onProgress: (p) => bar.update(p) } : {}) }))!;
         // Stored in a big index, so that no later `search` with a typo spends seconds building it.
-        if (summary.complete) engine.prepareVocabulary();
+        if (summary.complete) keeper.prepareVocabulary();
         bar?.done();
         if (values.json) {
           json({ files: summary.files, chunks: summary.chunks, bytes: summary.bytes, seconds: round(summary.seconds, 3), skipped: summary.skipped });
         } else {
-          out(formatSummary(summary, engine.stats()));
+          out(formatSummary(summary, keeper.stats()));
         }
         if (summary.stopped) {
           process.stderr.write(`fused-search: ${summary.stopped.message}\n`);
@@ -89,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
         }
         return summary.complete ? 0 : 130;
       } finally {
-        engine.close();
+        await keeper.close();
       }
     }
     case 'search': {
@@ -99,9 +116,12 @@ async function main(argv: string[]): Promise<number> {
       if (kind !== undefined && kind !== 'code' && kind !== 'prose') throw new UsageError('--kind is code or prose');
       const fuzzy = values.fuzzy;
       if (fuzzy !== undefined && !['unknown-words', 'empty', 'off'].includes(fuzzy)) throw new UsageError('--fuzzy is unknown-words, empty or off');
-      const engine = await openExisting(values.db);
+      const keeper = await IndexKeeper.open({ dbFile: existingIndex(values.db), kind: 'cli' });
+      for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
       try {
-        const response = await engine.search(query, {
+        // Holding the lease (nobody else keeps the index), the search refreshes stale result files;
+        // reading an index another process keeps, it only reads.
+        const response = await keeper.search(query, {
           ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}),
           ...(fuzzy ? { fuzzy: fuzzy as FuzzyMode } : {}),
           filters: { ...(values.path ? { include: values.path } : {}), ...(kind ? { kind } : {}) },
@@ -113,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
         }
         return 0;
       } finally {
-        engine.close();
+        await keeper.close();
       }
     }
     case 'stats': {
@@ -153,15 +173,39 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Opens an index that must already exist: a search never silently builds one. */
-async function openExisting(dbOption: string | undefined): Promise<Engine> {
+/** The database of an index that must already exist: a search never silently builds one. */
+function existingIndex(dbOption: string | undefined): string {
   const dbFile = dbOption ? path.resolve(dbOption) : findIndex(process.cwd());
   if (!dbFile || !fs.existsSync(dbFile)) {
     throw new UsageError(dbOption ? `no index at ${dbFile}` : `no index found in ${process.cwd()} or its parents; run "fused-search index DIR" first`);
   }
-  const engine = await Engine.open({ dbFile });
+  return dbFile;
+}
+
+/** Opens an index that must already exist, to read it. */
+async function openExisting(dbOption: string | undefined): Promise<Engine> {
+  const engine = await Engine.open({ dbFile: existingIndex(dbOption) });
   for (const notice of engine.notices) process.stderr.write(`${notice}\n`);
   return engine;
+}
+
+/** Resolves true once the keeper holds the lease (the holder let go or died), false if `signal` aborts first. */
+function becomesOwner(keeper: IndexKeeper, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const stop = keeper.onEvent((event) => {
+      if (event.type === 'role' && event.role === 'owner') finish(true);
+    });
+    // The keeper's heartbeat does not hold the process open (a search must exit at once); waiting does.
+    const keepAlive = setInterval(() => undefined, 60_000);
+    const finish = (owner: boolean) => {
+      clearInterval(keepAlive);
+      stop();
+      signal.removeEventListener('abort', abort);
+      resolve(owner);
+    };
+    const abort = () => finish(false);
+    signal.addEventListener('abort', abort, { once: true });
+  });
 }
 
 function findIndex(from: string): string | undefined {
