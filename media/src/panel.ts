@@ -171,7 +171,7 @@ function explanation(result: FolderResult, maxContribution: number): HTMLElement
     const moved = p.fusedRank === p.finalRank ? 'unchanged' : p.finalRank < p.fusedRank ? 'up' : 'down';
     box.append(
       el('div', 'explain-line', `Proximity: rank ${p.fusedRank} → ${p.finalRank} (${moved}), boost +${p.boost.toFixed(4)}`),
-      el('div', 'explain-line sub', `title ${(p.title * 100).toFixed(0)}% · span ${p.span ?? '—'} chars · phrase pairs ${p.phrasePairs} · lexical match ${(p.lexical * 100).toFixed(0)}%`),
+      el('div', 'explain-line sub', `title ${(p.titleBoost * 100).toFixed(0)}% · span ${p.span ?? '—'} chars · phrase pairs ${p.phrasePairs} · lexical match ${(p.lexical * 100).toFixed(0)}%`),
     );
   }
   if (e.fuzzy && e.fuzzy.corrections.length > 0) {

@@ -75,7 +75,7 @@ export function explainLines(result: SearchResult): string[] {
   lines.push(`${list('porter')}   ${list('trigram')}   ${feedback}rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
   if (explain.proximity) {
     const p = explain.proximity;
-    lines.push(`proximity: title ${p.title.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, lexical ×${Math.sqrt(p.lexical).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
+    lines.push(`proximity: title ${p.titleBoost.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, lexical ×${Math.sqrt(p.lexical).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
   }
   if (explain.fuzzy) lines.push(`fuzzy: ${explain.fuzzy.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
   return lines;
