@@ -26,7 +26,7 @@ const promoted: SearchResult = {
   kind: 'code',
   language: 'typescript',
   stage: 'proximity',
-  score: 0.0301,
+  score: 0.0345,
   snippet: 'export function retryPolicy() {}',
   matches: [],
   explain: {
@@ -52,7 +52,7 @@ const response = (results: SearchResult[]): SearchResponse => ({ results, correc
 
 test('describe() puts every stage that touched a result into one line each, the proximity boost as the factor it multiplies by', () => {
   assert.deepEqual(describeAsText(promoted), [
-    'Stage: proximity · score 0.0301',
+    'Stage: proximity · score 0.0345',
     'Porter: #3 · bm25 -15.52 · rrf +0.0159',
     'Trigram: #5 · bm25 -11.84 · rrf +0.0077',
     'Feedback: #7 · bm25 -17.67 · rrf +0.0075',
