@@ -2,6 +2,7 @@
 // sends (protocol: src/extension/panel-protocol.ts) and sends back searches and clicks. Text that
 // comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
 
+import { describe } from '../../src/core/describe.ts';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -10,7 +11,6 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { FolderResult } from '../../src/worker/protocol.ts';
-import { describe } from '../../src/core/describe.ts';
 import { correctedQuery } from '../../src/extension/corrections.ts';
 import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '../../src/extension/panel-protocol.ts';
 
