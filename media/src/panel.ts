@@ -2,6 +2,7 @@
 // sends (protocol: src/protocol/panel.ts) and sends back searches and clicks. Text that
 // comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
 
+import { describe } from '../../src/core/describe.ts';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -18,7 +19,6 @@ declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; 
 const vscode = acquireVsCodeApi();
 const DEBOUNCE_MS = 120;
 const STAGE_LABEL: Record<FolderResult['stage'], string> = { rrf: 'RRF', proximity: 'Proximity', fuzzy: 'Fuzzy' };
-const LIST_LABEL = { porter: 'Porter', trigram: 'Trigram', feedback: 'Feedback' } as const;
 
 type Field = HTMLElement & { value: string };
 type Check = HTMLElement & { checked: boolean };
@@ -155,27 +155,9 @@ function bar(label: string, value: number, max: number, detail: string): HTMLEle
 
 function explanation(result: FolderResult, maxContribution: number): HTMLElement {
   const box = el('div', 'explain');
-  const e = result.explain;
-  box.append(el('div', 'explain-head', `Stage: ${STAGE_LABEL[e.stage]} · score ${result.score.toFixed(4)}`));
-  for (const list of ['porter', 'trigram', 'feedback'] as const) {
-    const hit = e[list];
-    if (list === 'feedback' && !hit) continue;
-    const contribution = e.rrf.contributions[list] ?? 0;
-    const name = LIST_LABEL[list];
-    const detail = hit ? `#${hit.rank} · bm25 ${hit.bm25.toFixed(2)} · +${contribution.toFixed(4)}` : 'not in this list';
-    box.append(bar(name, contribution, maxContribution, detail));
-  }
-  box.append(el('div', 'explain-line', `RRF: ${e.rrf.score.toFixed(4)} (k = ${e.rrf.k})`));
-  if (e.proximity) {
-    const p = e.proximity;
-    const moved = p.fusedRank === p.finalRank ? 'unchanged' : p.finalRank < p.fusedRank ? 'up' : 'down';
-    box.append(
-      el('div', 'explain-line', `Proximity: rank ${p.fusedRank} → ${p.finalRank} (${moved}), boost +${p.boost.toFixed(4)}`),
-      el('div', 'explain-line sub', `title ${(p.title * 100).toFixed(0)}% · span ${p.span ?? '—'} chars · phrase pairs ${p.phrasePairs} · lexical match ${(p.lexical * 100).toFixed(0)}%`),
-    );
-  }
-  if (e.fuzzy && e.fuzzy.corrections.length > 0) {
-    box.append(el('div', 'explain-line', `Fuzzy: ${e.fuzzy.corrections.map(([a, b]) => `${a} → ${b}`).join(', ')}`));
+  for (const line of describe(result)) {
+    if (line.contribution !== undefined) box.append(bar(line.label, line.contribution, maxContribution, line.text));
+    else box.append(el('div', line.topic === 'stage' ? 'explain-head' : 'explain-line', `${line.label}: ${line.text}`));
   }
   return box;
 }

@@ -3,7 +3,8 @@
 import type { EvalReport } from '../core/eval/run.ts';
 import type { IndexSummary } from '../core/indexer.ts';
 import type { IndexStats } from '../core/store/store.ts';
-import type { ListName, SearchResponse, SearchResult } from '../core/types.ts';
+import { describeAsText } from '../core/describe.ts';
+import type { SearchResponse, SearchResult } from '../core/types.ts';
 
 const n = (value: number) => value.toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -46,7 +47,7 @@ export function formatResults(response: SearchResponse, options: { explain: bool
     const where = `${result.path}:${result.startLine}-${result.endLine}`;
     lines.push(`${String(index + 1).padStart(2)}  ${bold(where)}  ${result.stage.padEnd(9)}  ${result.title}`);
     lines.push(`    ${dim(highlight(result, options.color))}`);
-    if (options.explain) lines.push(...explainLines(result).map((line) => `    ${line}`));
+    if (options.explain) lines.push(...describeAsText(result).map((line) => `    ${line}`));
   });
   return lines.join('\n');
 }
@@ -60,25 +61,6 @@ function highlight(result: SearchResult, color: boolean): string {
     at = end;
   }
   return out + result.snippet.slice(at);
-}
-
-export function explainLines(result: SearchResult): string[] {
-  const { explain } = result;
-  const lines = [`score ${result.score.toFixed(5)}  stage ${explain.stage}`];
-  const list = (name: ListName) => {
-    const hit = explain[name];
-    const contribution = explain.rrf.contributions[name];
-    return hit ? `${name} #${hit.rank} (bm25 ${hit.bm25.toFixed(3)}, rrf +${contribution?.toFixed(5)})` : `${name} —`;
-  };
-  // Feedback runs for some queries only; a line saying "not in it" for every result would be noise.
-  const feedback = explain.feedback ? `${list('feedback')}   ` : '';
-  lines.push(`${list('porter')}   ${list('trigram')}   ${feedback}rrf ${explain.rrf.score.toFixed(5)} (k=${explain.rrf.k})`);
-  if (explain.proximity) {
-    const p = explain.proximity;
-    lines.push(`proximity: title ${p.title.toFixed(2)}, span ${p.span ?? '—'}, in-order pairs ${p.phrasePairs}, boost ×${(1 + p.boost).toFixed(2)}, lexical ×${Math.sqrt(p.lexical).toFixed(2)}, rank ${p.fusedRank} → ${p.finalRank}`);
-  }
-  if (explain.fuzzy) lines.push(`fuzzy: ${explain.fuzzy.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
-  return lines;
 }
 
 export function formatEval(report: EvalReport): string {

@@ -6,6 +6,7 @@
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
 // for the whole truth. The budget counts UTF-8 bytes of the whole text, notices included.
 
+import { describeAsText } from './describe.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
 
 /** Default total size of one answer, in UTF-8 bytes: about 2,000 tokens. */
@@ -27,7 +28,7 @@ export interface AgentOutputOptions {
    * (a multi-root workspace) tells them apart by the result.
    */
   chunkText?: (chunkId: number, result: SearchResult) => string | undefined;
-  /** Add a line per result saying which lists found it and what the rerank did. */
+  /** Add a line per result saying which lists found it and what the rerank did, in describe()'s words. */
   explain?: boolean;
 }
 
@@ -101,7 +102,7 @@ function trailer(omitted: number, budget: number, total: number): string {
 
 function resultBlock(rank: number, result: SearchResult, query: string, allowance: number, room: number, options: AgentOutputOptions) {
   const head = `\n${rank}. ${result.path}:${result.startLine}-${result.endLine} ${oneLine(result.title, MAX_TITLE_CHARS)} [${result.kind}, ${result.stage}, chunk ${result.chunkId}]\n`;
-  const explain = options.explain ? `   why: ${explainLine(result)}\n` : '';
+  const explain = options.explain ? `   why: ${describeAsText(result).join('; ')}\n` : '';
   const fixed = bytes(head) + bytes(explain);
   if (fixed > room) return undefined;
   const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, excerpt: null };
@@ -165,18 +166,6 @@ function matchedTerms(result: SearchResult, query: string): string[] {
   const fromSnippet = result.matches.map(([start, end]) => result.snippet.slice(start, end).toLowerCase());
   const words = fromSnippet.length > 0 ? fromSnippet : query.toLowerCase().split(/[^\p{L}\p{N}_]+/u);
   return [...new Set(words.filter((word) => word.length > 1))];
-}
-
-function explainLine(result: SearchResult): string {
-  const e = result.explain;
-  const parts: string[] = [];
-  if (e.porter) parts.push(`porter #${e.porter.rank}`);
-  if (e.trigram) parts.push(`trigram #${e.trigram.rank}`);
-  if (e.feedback) parts.push(`feedback #${e.feedback.rank}`);
-  parts.push(`rrf ${e.rrf.score.toFixed(4)}`);
-  if (e.proximity) parts.push(`proximity +${e.proximity.boost.toFixed(2)} (fused #${e.proximity.fusedRank} → #${e.proximity.finalRank})`);
-  if (e.fuzzy) parts.push(`fuzzy ${e.fuzzy.corrections.map(([a, b]) => `${a}→${b}`).join(' ')}`);
-  return parts.join(', ');
 }
 
 function oneLine(text: string, maxChars: number): string {

@@ -64,13 +64,17 @@ export interface RrfExplanation {
 }
 
 export interface ProximityExplanation {
-  /** Share of query terms found in the title, weighted by kind. */
-  title: number;
+  /**
+   * The title's part of the boost: the IDF-weighted share of the query's pieces the title holds,
+   * times 0.3 for code or 0.15 for prose, before the fade for long queries. Not the title
+   * column's BM25 weight, which the lists apply before fusion.
+   */
+  titleBoost: number;
   /** Length in characters of the tightest window that holds every query term; null if some term is missing. */
   span: number | null;
   /** In-order adjacent query-term pairs found close together (capped). */
   phrasePairs: number;
-  /** The total boost the rerank added. */
+  /** The total boost: the rerank multiplies the fused score by 1 + boost (and by √lexical). */
   boost: number;
   /**
    * How strongly the query's own lists matched, 0–1: each list's BM25 over its best in this

@@ -47,6 +47,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     assert.match(await explain.innerText(), /Feedback/, 'a three-word query also searched its best chunks\' words');
     assert.match(await explain.innerText(), /RRF: /);
     assert.match(await explain.innerText(), /lexical match \d+%/);
+    assert.match(await explain.innerText(), /Proximity: ×\d+\.\d\d \(title /, 'the rerank in the words the CLI and the agent text use too');
     await screenshot('panel');
   });
 

@@ -245,6 +245,21 @@ test('feedback: a question\'s results that share the best matches\' field words 
   store.close();
 });
 
+test('the explanation names the title\'s part of the proximity boost titleBoost, apart from the title column\'s BM25 weight', () => {
+  const store = storeWith({
+    'named.ts': [{ title: 'retryPolicy', kind: 'code', text: 'export function retryPolicy(attempts) { return backoff(attempts) }' }],
+    'unnamed.ts': [{ title: 'helpers', kind: 'code', text: 'const policy = retry(attempts); // retry policy for uploads' }],
+  });
+  const context = contextFor(store);
+  const titleBoost = (titleWeight: number) =>
+    Object.fromEntries(search(context, 'retry policy', { titleWeight }).results.map((r) => [r.path, r.explain.proximity?.titleBoost]));
+  const usual = titleBoost(5);
+  assert.ok(usual['named.ts']! > 0, 'the title names the query');
+  assert.equal(usual['unnamed.ts'], 0, 'the title names none of it');
+  assert.deepEqual(titleBoost(1), usual, 'the title column\'s BM25 weight is another number');
+  store.close();
+});
+
 test('a corrected query keeps identifiers whole and leads the results', () => {
   const store = storeWith({
     'nr5a2.md': [{ title: 'Receptor', text: 'NR5A2 drives development of endometrial tissue.' }],

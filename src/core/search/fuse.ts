@@ -15,13 +15,13 @@ export interface FusedCandidate {
  * score = Σ weight / (k + rank), rank 1-based within each list. Ties go to the candidate with the
  * better Porter rank, then the lower id, so the order is deterministic.
  */
-export function fuse(lists: Partial<Record<ListName, ListRow[]>>, k: number, weights: Record<ListName, number>): FusedCandidate[] {
+export function fuse(lists: Partial<Record<ListName, ListRow[]>>, k: number, listWeights: Record<ListName, number>): FusedCandidate[] {
   const byId = new Map<number, FusedCandidate>();
   for (const name of Object.keys(lists) as ListName[]) {
     const rows = lists[name] ?? [];
     rows.forEach((row, index) => {
       const rank = index + 1;
-      const contribution = weights[name] / (k + rank);
+      const contribution = listWeights[name] / (k + rank);
       let candidate = byId.get(row.id);
       if (!candidate) {
         candidate = { id: row.id, score: 0, lists: {}, contributions: {} };

@@ -77,7 +77,7 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
   if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleWeight);
   if (options.stages.trigram) lists.trigram = trigramList(store, terms, depth, options.titleWeight);
   const pieces = prepare(terms.pieces);
-  const proximity = options.stages.proximity ? { pieces, weights: pieceWeights(store, pieces) } : undefined;
+  const proximity = options.stages.proximity ? { pieces, pieceIdf: pieceIdf(store, pieces) } : undefined;
   const first = rank(store, lists, options, proximity);
   if (!options.stages.feedback || !wantsFeedback(terms) || first.ranked.length === 0) return { ...first, feedbackWords: [] };
   const words = feedbackWords(store, first.ranked.slice(0, FEEDBACK_CHUNKS).map((entry) => entry.chunk), terms.pieces);
@@ -91,8 +91,8 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
 /** What the proximity rerank needs of the query, computed once per run. */
 interface ProximityTerms {
   pieces: QueryPieces;
-  /** IDF of each piece. */
-  weights: number[];
+  /** IDF of each piece, the rerank's measure of how much finding it says. */
+  pieceIdf: number[];
   /** Occurrences already found in some chunks, by chunk id. */
   measured?: ReadonlyMap<number, Occurrence[]>;
 }
@@ -142,7 +142,7 @@ function rank(
       fused: c,
     })),
     proximity.pieces,
-    proximity.weights,
+    proximity.pieceIdf,
   );
   const ranked = reranked.map((entry): Ranked => ({
     chunk: entry.candidate.chunk,
@@ -162,17 +162,17 @@ const QUERY_LISTS = ['porter', 'trigram'] as const;
  * How strongly the query's own lists matched a candidate, 0–1: each list's BM25 over the best
  * BM25 that list found, averaged with the list weights; a list that missed the candidate counts 0.
  */
-function lexicalStrength(lists: Partial<Record<ListName, ListRow[]>>, weights: Record<ListName, number>): (candidate: FusedCandidate) => number {
-  const ran = QUERY_LISTS.filter((name) => lists[name] && weights[name] > 0);
+function lexicalStrength(lists: Partial<Record<ListName, ListRow[]>>, listWeights: Record<ListName, number>): (candidate: FusedCandidate) => number {
+  const ran = QUERY_LISTS.filter((name) => lists[name] && listWeights[name] > 0);
   const best = new Map(ran.map((name) => [name, Math.max(0, ...lists[name]!.map((row) => -row.bm25))]));
-  const totalWeight = ran.reduce((sum, name) => sum + weights[name], 0);
+  const totalWeight = ran.reduce((sum, name) => sum + listWeights[name], 0);
   return (candidate) => {
     if (totalWeight === 0) return 1;
     let sum = 0;
     for (const name of ran) {
       const hit = candidate.lists[name];
       const top = best.get(name)!;
-      if (hit && top > 0) sum += weights[name] * (-hit.bm25 / top);
+      if (hit && top > 0) sum += listWeights[name] * (-hit.bm25 / top);
     }
     return sum / totalWeight;
   };
@@ -186,7 +186,7 @@ const IDF_COUNT_CAP = 20_000;
  * a piece in nearly every chunk (`and` in prose, `def` in Python) weighs nearly nothing, where
  * log(1 + N / n) still gave it log 2, enough to count in the proximity components.
  */
-function pieceWeights(store: IndexStore, pieces: QueryPieces): number[] {
+function pieceIdf(store: IndexStore, pieces: QueryPieces): number[] {
   const total = Math.max(1, store.size);
   return pieces.pieces.map((piece) => {
     const count = Math.min(total, store.countMatches('porter', quote(piece), IDF_COUNT_CAP));

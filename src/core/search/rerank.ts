@@ -16,8 +16,12 @@
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
-/** A code chunk's title is its symbol path, a stronger statement than a prose heading. */
-const TITLE_WEIGHT: Record<ChunkKind, number> = { code: 0.3, prose: 0.15 };
+/**
+ * The most a title naming every query piece adds to the boost; a code chunk's title is its symbol
+ * path, a stronger statement than a prose heading. Not the title column's BM25 weight, which the
+ * lists apply before fusion.
+ */
+const TITLE_BOOST: Record<ChunkKind, number> = { code: 0.3, prose: 0.15 };
 const SPAN_WEIGHT = 0.25;
 const PHRASE_WEIGHT = 0.25;
 /** Two pieces this close (characters between them) in query order count as a phrase pair. */
@@ -51,35 +55,35 @@ export interface Reranked<T extends RerankInput> {
 
 /**
  * Reorders the candidates (already in fused order) by fused score × (1 + boost) × √lexical; the
- * boost is at most TITLE + SPAN + PHRASE weights, so the rerank reorders neighbours and lifts
+ * boost is at most TITLE_BOOST + SPAN_WEIGHT + PHRASE_WEIGHT, so the rerank reorders neighbours and lifts
  * strong chunks from below the cut without letting the text layout outvote the lexical evidence.
- * `weights[i]` is the importance of query piece i (IDF); every candidate gets an explanation.
+ * `pieceIdf[i]` is the importance of query piece i; every candidate gets an explanation.
  */
-export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces, weights: readonly number[]): Array<Reranked<T>> {
+export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces, pieceIdf: readonly number[]): Array<Reranked<T>> {
   const terms = query.pieces.length;
-  const totalWeight = weights.reduce((sum, w) => sum + w, 0) || 1;
-  const pairWeights = weights.slice(1).map((w, i) => Math.min(w, weights[i]!));
+  const totalWeight = pieceIdf.reduce((sum, w) => sum + w, 0) || 1;
+  const pairWeights = pieceIdf.slice(1).map((w, i) => Math.min(w, pieceIdf[i]!));
   const totalPairWeight = pairWeights.reduce((sum, w) => sum + w, 0);
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
     const inTitle = new Set(findOccurrences(candidate.title, query).map((o) => o.term));
-    const title = TITLE_WEIGHT[candidate.kind] * (sumOver(inTitle, weights) / totalWeight);
+    const titleBoost = TITLE_BOOST[candidate.kind] * (sumOver(inTitle, pieceIdf) / totalWeight);
 
     const present = new Set(occurrences.map((o) => o.term));
     const span = present.size >= 2 ? tightestSpan(occurrences, present) : null;
     const idealSpan = [...present].reduce((sum, term) => sum + query.pieces[term]!.length + 1, -1);
-    const coverage = sumOver(present, weights) / totalWeight;
+    const coverage = sumOver(present, pieceIdf) / totalWeight;
     const spanScore = span === null ? 0 : SPAN_WEIGHT * coverage * Math.min(1, idealSpan / span);
 
     const pairs = inOrderPairs(occurrences, terms);
     const phrase = totalPairWeight === 0 ? 0 : PHRASE_WEIGHT * (pairs.reduce((sum, i) => sum + pairWeights[i]!, 0) / totalPairWeight);
-    const boost = strength * (title + spanScore + phrase);
+    const boost = strength * (titleBoost + spanScore + phrase);
     return {
       candidate,
       score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical),
       occurrences,
-      proximity: { title, span, phrasePairs: pairs.length, boost, lexical: candidate.lexical, fusedRank: index + 1, finalRank: 0 },
+      proximity: { titleBoost, span, phrasePairs: pairs.length, boost, lexical: candidate.lexical, fusedRank: index + 1, finalRank: 0 },
     };
   });
   scored.sort((a, b) => b.score - a.score || a.proximity.fusedRank - b.proximity.fusedRank);
@@ -87,9 +91,9 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   return scored;
 }
 
-function sumOver(terms: Set<number>, weights: readonly number[]): number {
+function sumOver(terms: Set<number>, pieceIdf: readonly number[]): number {
   let sum = 0;
-  for (const term of terms) sum += weights[term] ?? 0;
+  for (const term of terms) sum += pieceIdf[term] ?? 0;
   return sum;
 }
 

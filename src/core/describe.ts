@@ -1,0 +1,54 @@
+// One result's explanation in words, the same in every host: the CLI prints these lines, the
+// panel sets them as textContent (drawing the lists' contributions as bars), the agent text
+// joins them on its `why:` line. A host chooses layout and colour, never the wording, so a result
+// reads the same wherever it is shown.
+//
+// Pure and free of Node: the webview bundles it for the browser.
+
+import type { ListName, SearchResult } from './types.ts';
+
+export interface DescribedLine {
+  /** What the line is about; hosts lay lines out by it. */
+  topic: 'stage' | ListName | 'rrf' | 'proximity' | 'fuzzy';
+  /** Its name as shown: `Stage`, `Porter`, `Trigram`, `Feedback`, `RRF`, `Proximity`, `Fuzzy`. */
+  label: string;
+  text: string;
+  /** On a list's line: that list's RRF contribution, 0 if it missed the chunk, so hosts can draw the lists to one scale. */
+  contribution?: number;
+}
+
+const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigram', feedback: 'Feedback' };
+
+/**
+ * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
+ * proximity rerank's factor with its components, lexical factor and rank before → after, and
+ * the corrections — each part that applies to this result, in that order.
+ */
+export function describe(result: Pick<SearchResult, 'score' | 'explain'>): DescribedLine[] {
+  const e = result.explain;
+  const lines: DescribedLine[] = [{ topic: 'stage', label: 'Stage', text: `${e.stage} · score ${result.score.toFixed(4)}` }];
+  for (const list of ['porter', 'trigram', 'feedback'] as const) {
+    const hit = e[list];
+    // Feedback runs for some queries only; a line saying "not in it" for every result would be noise.
+    if (list === 'feedback' && !hit) continue;
+    const contribution = e.rrf.contributions[list] ?? 0;
+    const text = hit ? `#${hit.rank} · bm25 ${hit.bm25.toFixed(2)} · rrf +${contribution.toFixed(4)}` : 'not in this list';
+    lines.push({ topic: list, label: LIST_LABEL[list], text, contribution });
+  }
+  lines.push({ topic: 'rrf', label: 'RRF', text: `${e.rrf.score.toFixed(4)} (k = ${e.rrf.k})` });
+  if (e.proximity) {
+    const p = e.proximity;
+    const components = `title ${p.titleBoost.toFixed(2)}, span ${p.span === null ? '—' : `${p.span} chars`}, in-order pairs ${p.phrasePairs}`;
+    const lexical = `lexical match ${(p.lexical * 100).toFixed(0)}% (×${Math.sqrt(p.lexical).toFixed(2)})`;
+    lines.push({ topic: 'proximity', label: 'Proximity', text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical} · rank ${p.fusedRank} → ${p.finalRank}` });
+  }
+  if (e.fuzzy && e.fuzzy.corrections.length > 0) {
+    lines.push({ topic: 'fuzzy', label: 'Fuzzy', text: e.fuzzy.corrections.map(([typed, corrected]) => `${typed} → ${corrected}`).join(', ') });
+  }
+  return lines;
+}
+
+/** The described lines as plain text, `Label: text` each, for hosts that print text. */
+export function describeAsText(result: Pick<SearchResult, 'score' | 'explain'>): string[] {
+  return describe(result).map((line) => `${line.label}: ${line.text}`);
+}
