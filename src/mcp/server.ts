@@ -9,7 +9,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES, bytes, formatForAgent } from '../core/agent-output.ts';
+import { bytes, formatForAgent } from '../core/agent-output.ts';
+import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../core/options.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
 const VERSION = '0.1.0';
