@@ -1,15 +1,18 @@
 // package.json repeats, for VS Code, what src/core/options.ts declares: the settings with their
-// types, defaults and bounds. These tests keep the two copies from drifting apart.
+// types, defaults and bounds, and the language model tool's input schema. These tests keep the
+// two copies from drifting apart.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod/v4';
+import { toolInputJsonSchema } from '../../src/extension/agent-input.ts';
 import { SECTION, SETTINGS } from '../../src/extension/settings-parse.ts';
 
 const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
   contributes: {
     configuration: { properties: Record<string, Record<string, unknown>> };
+    languageModelTools: Array<{ name: string; inputSchema: unknown }>;
   };
 };
 
@@ -36,4 +39,9 @@ test('every setting in package.json has the type, default and bounds the options
 test('package.json declares no setting the extension does not read', () => {
   const read = Object.keys(SETTINGS).map((key) => `${SECTION}.${key}`).sort();
   assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), read);
+});
+
+test('the language model tool declares to VS Code exactly the input it checks', () => {
+  const tool = manifest.contributes.languageModelTools.find((t) => t.name === 'fused_search');
+  assert.deepEqual(tool?.inputSchema, toolInputJsonSchema());
 });
