@@ -31,7 +31,7 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
 }
 
 const globs = z.array(z.string({ error: 'must be a list of globs' }), { error: 'must be a list of globs' })
-  // An empty glob matches nothing useful and would read as "everything" to a person.
+  // A blank entry in a settings list is no glob: dropped, rather than failing the whole list.
   .overwrite((list) => list.filter((glob) => glob.trim() !== ''));
 
 export const INDEX_OPTION_SCHEMAS = {
@@ -65,15 +65,13 @@ const FUZZY_MODES = ['unknown-words', 'empty', 'off'] as const satisfies readonl
 const KINDS = ['code', 'prose'] as const;
 export type Kind = (typeof KINDS)[number];
 
-/** Most results one search returns: a person reads no further, and the rerank window grows with it. */
+/** Most results one search returns: a page nobody reads to the end, and the rerank window (3 × limit) grows with it. */
 const MAX_LIMIT = 500;
 /** Most results an agent may ask for; more would not fit any sensible budget. */
 const MAX_AGENT_LIMIT = 50;
 
-const limit = wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.');
-
 export const SEARCH_OPTION_SCHEMAS = {
-  limit,
+  limit: wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.'),
   candidateDepth: wholeNumber(0).default(0).describe('Candidates taken from each lexical list; 0 means max(10, 2 × limit).'),
   rrfK: number(0).default(60).describe("RRF's k: larger values flatten the difference between neighbouring ranks."),
   // The trigram list indexes each chunk's distinct words and matches inside them: it finds what
@@ -110,13 +108,13 @@ export type SearchOptionsInput = Partial<Omit<SearchOptions, 'stages' | 'listWei
 export const DEFAULT_AGENT_BUDGET_BYTES = 8 * 1024;
 /** Smallest budget accepted: below this not even a location and its notices fit. */
 export const MIN_AGENT_BUDGET_BYTES = 512;
-/** Largest budget accepted: a quarter of a megabyte is already more than most context windows hold. */
+/** Largest budget accepted: about 64,000 tokens, a large share of any model's context. */
 const MAX_AGENT_BUDGET_BYTES = 256 * 1024;
 const budgetBytes = wholeNumber(MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES);
 
 /**
- * The engine's options a person sets in VS Code, by setting name under `fusedSearch.`. Options
- * missing here (stages, filters, the title column's weight) are for code, not for people.
+ * The options above a person sets in VS Code, by setting name under `fusedSearch.`. Those missing
+ * here (stages, filters, the title column's weight, the prepare threads) are for code and benchmarks.
  */
 export const OPTION_SETTINGS = {
   include: INDEX_OPTION_SCHEMAS.include,
