@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
 
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   const client = new Client({ name: 'agent-bytes', version: '1.0.0' });
   await client.connect(clientSide);
 
-  process.stdout.write(`${repo}: ${summary.files} files, ${summary.chunks} chunks; limit ${values.limit ?? 10}, budget ${values.budget ?? 'default (8192)'} bytes\n\n`);
+  process.stdout.write(`${repo}: ${summary.files} files, ${summary.chunks} chunks; limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n\n`);
   const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'rank', 'lines']];
   let searchTotal = 0;
   let filesTotal = 0;

@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { z } from 'zod/v4';
 import { Engine } from '../core/engine.ts';
 import { IndexKeeper } from '../core/index-keeper.ts';
 import { INDEX_DIR } from '../core/indexer.ts';
 import { loadBeir } from '../core/eval/beir.ts';
 import { evaluate } from '../core/eval/run.ts';
-import type { FuzzyMode } from '../core/types.ts';
+import { AGENT_SEARCH_INPUT, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS, filtersFor } from '../core/options.ts';
 import { formatEval, formatResults, formatStats, formatSummary } from './format.ts';
 import { ProgressBar } from './progress.ts';
 
@@ -72,8 +73,8 @@ async function main(argv: string[]): Promise<number> {
         index: {
           ...(values.include ? { include: values.include } : {}),
           ...(values.exclude ? { exclude: values.exclude } : {}),
-          ...(values['max-file-bytes'] ? { maxFileBytes: positiveInt(values['max-file-bytes'], '--max-file-bytes') } : {}),
-          ...(values['chunk-bytes'] ? { chunkMaxBytes: positiveInt(values['chunk-bytes'], '--chunk-bytes') } : {}),
+          ...(values['max-file-bytes'] ? { maxFileBytes: numberFlag(INDEX_OPTION_SCHEMAS.maxFileBytes, values['max-file-bytes'], '--max-file-bytes') } : {}),
+          ...(values['chunk-bytes'] ? { chunkMaxBytes: numberFlag(INDEX_OPTION_SCHEMAS.chunkMaxBytes, values['chunk-bytes'], '--chunk-bytes') } : {}),
         },
       });
       for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
@@ -112,19 +113,19 @@ async function main(argv: string[]): Promise<number> {
     case 'search': {
       const query = rest.join(' ');
       if (!query.trim()) throw new UsageError('search needs a query');
-      const kind = values.kind;
-      if (kind !== undefined && kind !== 'code' && kind !== 'prose') throw new UsageError('--kind is code or prose');
-      const fuzzy = values.fuzzy;
-      if (fuzzy !== undefined && !['unknown-words', 'empty', 'off'].includes(fuzzy)) throw new UsageError('--fuzzy is unknown-words, empty or off');
+      const limit = values.limit === undefined ? undefined : numberFlag(SEARCH_OPTION_SCHEMAS.limit, values.limit, '--limit');
+      const fuzzy = values.fuzzy === undefined ? undefined : flag(SEARCH_OPTION_SCHEMAS.fuzzy, values.fuzzy, '--fuzzy');
+      const globs = values.path === undefined ? undefined : flag(AGENT_SEARCH_INPUT.path, values.path, '--path');
+      const kind = values.kind === undefined ? undefined : flag(AGENT_SEARCH_INPUT.kind, values.kind, '--kind');
       const keeper = await IndexKeeper.open({ dbFile: existingIndex(values.db), kind: 'cli' });
       for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
       try {
         // Holding the lease (nobody else keeps the index), the search refreshes stale result files;
         // reading an index another process keeps, it only reads.
         const response = await keeper.search(query, {
-          ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}),
-          ...(fuzzy ? { fuzzy: fuzzy as FuzzyMode } : {}),
-          filters: { ...(values.path ? { include: values.path } : {}), ...(kind ? { kind } : {}) },
+          ...(limit ? { limit } : {}),
+          ...(fuzzy ? { fuzzy } : {}),
+          filters: filtersFor(globs, kind),
         });
         if (values.json) {
           json(response.results.map(({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain }) => ({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain })));
@@ -165,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
       return runMcpServer({
         ...(root !== undefined ? { root } : {}),
         ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
-        ...(values.budget ? { budgetBytes: positiveInt(values.budget, '--budget') } : {}),
+        ...(values.budget ? { budgetBytes: numberFlag(AGENT_SEARCH_INPUT.budget_bytes, values.budget, '--budget') } : {}),
       });
     }
     default:
@@ -216,10 +217,16 @@ function findIndex(from: string): string | undefined {
   }
 }
 
-function positiveInt(text: string, name: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name} must be a positive whole number`);
-  return value;
+/** A flag's value checked against its option's schema, which also words the complaint. */
+function flag<T extends z.ZodType>(schema: T, value: unknown, name: string): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`${name} ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+function numberFlag<T extends z.ZodType>(schema: T, text: string, name: string): z.output<T> {
+  // Number('') is 0, which could pass for a value nobody typed.
+  return flag(schema, text.trim() === '' ? Number.NaN : Number(text), name);
 }
 
 function round(value: number, digits: number): number {

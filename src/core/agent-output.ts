@@ -7,12 +7,9 @@
 // for the whole truth. The budget counts UTF-8 bytes of the whole text, notices included.
 
 import { describeAsText } from './describe.ts';
+import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
 
-/** Default total size of one answer, in UTF-8 bytes: about 2,000 tokens. */
-export const DEFAULT_AGENT_BUDGET_BYTES = 8 * 1024;
-/** Smallest budget accepted: below this not even a location and its notices fit. */
-export const MIN_AGENT_BUDGET_BYTES = 512;
 /** Excerpt lines longer than this (characters) are cut: minified lines would eat the budget. */
 const MAX_LINE_CHARS = 160;
 /** Lines per excerpt at most; the rest of a chunk is one `read_chunk` away. */

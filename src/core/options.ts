@@ -1,120 +1,201 @@
-// Every tunable of the engine, its unit, its default and why, in one place. Callers pass partial
-// options; `resolve*Options` merges them over the defaults once, at the boundary.
+// Every option of the engine and of an agent's search, declared once: its type and bounds (a zod
+// schema), its default and one line of documentation. The hosts check what they receive against
+// these schemas instead of restating them: the extension's settings (src/extension/settings-parse.ts),
+// the CLI's flags, the MCP tools' input and the language model tool's. package.json repeats the
+// settings and the tool's input schema for VS Code; test/unit/manifest.test.ts holds it to these.
+// Engine callers pass partial options; `resolve*Options` merges them over the defaults once.
 
 import { availableParallelism } from 'node:os';
-import type { FuzzyMode, ListName } from './types.ts';
+import { z } from 'zod/v4';
+import type { FuzzyMode } from './types.ts';
 
-export interface IndexOptions {
-  /** Files larger than this many bytes are skipped (`too-large`). Minified bundles and data dumps live up there. */
-  maxFileBytes: number;
-  /** Upper bound of one chunk's text in UTF-8 bytes; small enough for a snippet, big enough for a function. */
-  chunkMaxBytes: number;
-  /** Globs (gitignore-style, relative to the root) a file must match to be indexed; empty means everything. */
-  include: string[];
-  /** Globs (gitignore-style, relative to the root) that are never indexed, on top of ignore files. */
-  exclude: string[];
-  /**
-   * Threads that read and chunk files during a sync while the indexing thread writes them; 0 does
-   * it all on the indexing thread. Unset: one fewer than the CPUs, at most 2 — each thread loads
-   * its own grammars (tens of MB), and the writes, which one thread does, are the bottleneck after that.
-   */
-  prepareThreads?: number;
+/**
+ * Each schema's complaint is the end of a sentence the host starts with the option's name
+ * ("--limit must be …", "\"limit\" must be …"; the MCP SDK appends "at limit"): every host names
+ * the option its own way, and all of them say the same thing about it.
+ */
+function wholeNumber(min: number, max?: number) {
+  const error = max === undefined ? `must be a whole number, at least ${min}` : `must be a whole number from ${min} to ${max}`;
+  const atLeast = z.int({ error }).min(min, { error });
+  return max === undefined ? atLeast : atLeast.max(max, { error });
 }
 
-export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
-  maxFileBytes: 1024 * 1024,
-  chunkMaxBytes: 4096,
-  include: [],
-  exclude: [],
+function number(min: number) {
+  const error = `must be a number, at least ${min}`;
+  return z.number({ error }).min(min, { error });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  const quoted = values.map((v) => `"${v}"`);
+  return z.enum(values, { error: `must be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` });
+}
+
+const globs = z.array(z.string({ error: 'must be a list of globs' }), { error: 'must be a list of globs' })
+  // A blank entry in a settings list is no glob: dropped, rather than failing the whole list.
+  .overwrite((list) => list.filter((glob) => glob.trim() !== ''));
+
+export const INDEX_OPTION_SCHEMAS = {
+  maxFileBytes: wholeNumber(1).default(1024 * 1024)
+    .describe('Files larger than this many bytes are skipped (`too-large`): minified bundles and data dumps live up there.'),
+  chunkMaxBytes: wholeNumber(256).default(4096)
+    .describe("Upper bound of one chunk's text in UTF-8 bytes; small enough for a snippet, big enough for a function."),
+  include: globs.default([]).describe('Globs (gitignore-style, relative to the root) a file must match to be indexed; empty means everything.'),
+  exclude: globs.default([]).describe('Globs (gitignore-style, relative to the root) that are never indexed, on top of ignore files.'),
+  // Unset, it is one fewer than the CPUs, at most 2: each thread loads its own grammars (tens of
+  // MB), and the writes, which one thread does, are the bottleneck after that.
+  prepareThreads: wholeNumber(0).optional()
+    .describe('Threads that read and chunk files during a sync while the indexing thread writes them; 0 does it all on the indexing thread.'),
 };
 
-export interface SearchFilters {
-  /** Globs a result's path must match (any of them). */
-  include?: string[];
-  /** Globs a result's path must not match. */
-  exclude?: string[];
-  kind?: 'code' | 'prose';
-  /** Language ids as the chunker names them (`typescript`, `markdown`, ...). */
-  language?: string[];
-}
+const indexOptionsSchema = z.object(INDEX_OPTION_SCHEMAS);
+export type IndexOptions = z.output<typeof indexOptionsSchema>;
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = indexOptionsSchema.parse({});
 
-export interface SearchOptions {
-  /** Results returned. */
-  limit: number;
-  /** Candidates taken from each lexical list; 0 means max(10, 2 × limit). */
-  candidateDepth: number;
-  /** RRF's k: larger values flatten the difference between neighbouring ranks. */
-  rrfK: number;
-  /**
-   * Weight of each list in the fused score. The trigram list indexes each chunk's distinct words
-   * and matches inside them: it finds what stemming cannot (`alloc` in `kmalloc`, a half-typed
-   * word) but ranks less precisely, so by default it counts half as much as the Porter list.
-   * The feedback list searches words the query did not say, so it counts half as much too.
-   */
-  listWeights: Record<ListName, number>;
-  /** How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit). */
-  rerankWindow: number;
-  /** BM25 weight of a chunk's title relative to its text (1). */
-  titleWeight: number;
-  fuzzy: FuzzyMode;
-  /** Turn single stages off, for ablations and for the UI's "why" views. */
-  stages: { porter: boolean; trigram: boolean; proximity: boolean; feedback: boolean };
-  filters: SearchFilters;
-}
+const FUZZY_MODES = ['unknown-words', 'empty', 'off'] as const satisfies readonly FuzzyMode[];
+const KINDS = ['code', 'prose'] as const;
+export type Kind = (typeof KINDS)[number];
 
-export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
-  limit: 10,
-  candidateDepth: 0,
-  rrfK: 60,
-  listWeights: { porter: 1, trigram: 0.5, feedback: 0.5 },
-  rerankWindow: 0,
-  titleWeight: 5,
-  fuzzy: 'unknown-words',
-  stages: { porter: true, trigram: true, proximity: true, feedback: true },
-  filters: {},
+const searchFilters = z.strictObject({
+  include: z.array(z.string()).optional().describe("Globs a result's path must match (any of them)."),
+  exclude: z.array(z.string()).optional().describe("Globs a result's path must not match."),
+  kind: oneOf(KINDS).optional().describe('Only code or only prose.'),
+  language: z.array(z.string()).optional().describe('Language ids as the chunker names them (`typescript`, `markdown`, ...).'),
+});
+export type SearchFilters = z.output<typeof searchFilters>;
+
+/** Most results one search returns: a page nobody reads to the end, and the rerank window (3 × limit) grows with it. */
+const MAX_LIMIT = 500;
+/** Most results an agent may ask for; more would not fit any sensible budget. */
+const MAX_AGENT_LIMIT = 50;
+
+export const SEARCH_OPTION_SCHEMAS = {
+  limit: wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.'),
+  candidateDepth: wholeNumber(0).default(0).describe('Candidates taken from each lexical list; 0 means max(10, 2 × limit).'),
+  rrfK: number(0).default(60).describe("RRF's k: larger values flatten the difference between neighbouring ranks."),
+  // The trigram list indexes each chunk's distinct words and matches inside them: it finds what
+  // stemming cannot (`alloc` in `kmalloc`, a half-typed word) but ranks less precisely, so by
+  // default it counts half as much as the Porter list. The feedback list searches words the
+  // query did not say, so it counts half as much too.
+  listWeights: z.object({
+    porter: number(0).default(1).describe('Weight of the Porter (stemmed words) list in the fused score.'),
+    trigram: number(0).default(0.5).describe('Weight of the trigram (substring) list in the fused score.'),
+    feedback: number(0).default(0.5).describe('Weight of the feedback list (words the best first results share) in the fused score; 0 turns feedback off.'),
+  }).prefault({}),
+  rerankWindow: wholeNumber(0).default(0).describe('How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit).'),
+  titleColumnWeight: number(0).default(5).describe("BM25 weight of a chunk's title column relative to its text column (1)."),
+  fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
+  stages: z.object({
+    porter: z.boolean().default(true),
+    trigram: z.boolean().default(true),
+    proximity: z.boolean().default(true),
+    feedback: z.boolean().default(true),
+  }).prefault({}).describe('Turn single stages off, for ablations and for the UI\'s "why" views.'),
+  filters: searchFilters.prefault({}).describe('Which chunks may be results at all.'),
 };
+
+const searchOptionsSchema = z.object(SEARCH_OPTION_SCHEMAS);
+export type SearchOptions = z.output<typeof searchOptionsSchema>;
+export const DEFAULT_SEARCH_OPTIONS: SearchOptions = searchOptionsSchema.parse({});
 
 export type SearchOptionsInput = Partial<Omit<SearchOptions, 'stages' | 'listWeights'>> & {
   stages?: Partial<SearchOptions['stages']>;
   listWeights?: Partial<SearchOptions['listWeights']>;
 };
 
+/** Default total size of one answer to an agent, in UTF-8 bytes: about 2,000 tokens. */
+export const DEFAULT_AGENT_BUDGET_BYTES = 8 * 1024;
+/** Smallest budget accepted: below this not even a location and its notices fit. */
+export const MIN_AGENT_BUDGET_BYTES = 512;
+/** Largest budget accepted: about 64,000 tokens, a large share of any model's context. */
+const MAX_AGENT_BUDGET_BYTES = 256 * 1024;
+const budgetBytes = wholeNumber(MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES);
+
+/**
+ * The options above a person sets in VS Code, by setting name under `fusedSearch.`. Those missing
+ * here (stages, filters, the title column's weight, the prepare threads) are for code and benchmarks.
+ */
+export const OPTION_SETTINGS = {
+  include: INDEX_OPTION_SCHEMAS.include,
+  exclude: INDEX_OPTION_SCHEMAS.exclude,
+  maxFileBytes: INDEX_OPTION_SCHEMAS.maxFileBytes,
+  chunkMaxBytes: INDEX_OPTION_SCHEMAS.chunkMaxBytes,
+  limit: SEARCH_OPTION_SCHEMAS.limit,
+  rrfK: SEARCH_OPTION_SCHEMAS.rrfK,
+  'weights.porter': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.porter,
+  'weights.trigram': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.trigram,
+  'weights.feedback': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.feedback,
+  candidateDepth: SEARCH_OPTION_SCHEMAS.candidateDepth,
+  rerankWindow: SEARCH_OPTION_SCHEMAS.rerankWindow,
+  fuzzy: SEARCH_OPTION_SCHEMAS.fuzzy,
+  'agent.budgetBytes': budgetBytes.default(DEFAULT_AGENT_BUDGET_BYTES).describe('UTF-8 bytes one answer of the language model tool may take.'),
+};
+
+const MAX_QUERY_CHARS = 1000;
+
+/**
+ * What an agent may pass to a search, over MCP or as VS Code's language model tool. `limit` and
+ * `budget_bytes` have no default here: each host fills in its own (the user's settings, the
+ * server's `--budget`) and says which in the parameter's description.
+ */
+export const AGENT_SEARCH_INPUT = {
+  query: z.string({ error: 'must be a non-empty string' }).trim().min(1, { error: 'must be a non-empty string' })
+    .max(MAX_QUERY_CHARS, { error: `must be at most ${MAX_QUERY_CHARS} characters` })
+    .describe('Words to find, e.g. "retry policy backoff" or an identifier such as parseConfig.'),
+  limit: wholeNumber(1, MAX_AGENT_LIMIT).optional().describe('Results wanted.'),
+  path: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)], { error: 'must be a glob such as "src/**/*.ts", or a list of globs' }).optional()
+    .describe('Glob(s) a result path must match, relative to its folder, e.g. "src/**/*.ts" or ["*.md", "docs/**"].'),
+  kind: oneOf(KINDS).optional().describe('Only source code or only prose (Markdown, text).'),
+  explain: z.boolean({ error: 'must be true or false' }).optional().describe('Add a line per result saying which lists found it and what the rerank did.'),
+  budget_bytes: budgetBytes.optional().describe('Most UTF-8 bytes of text to return.'),
+};
+
+/** The filters `path` (globs, any of which a result's path must match) and `kind` ask for, as agents and the CLI pass them. */
+export function filtersFor(path: string | readonly string[] | undefined, kind: Kind | undefined): SearchFilters {
+  const include = path === undefined ? [] : typeof path === 'string' ? [path] : [...path];
+  return { ...(include.length > 0 ? { include } : {}), ...(kind ? { kind } : {}) };
+}
+
+/** A schema's value if `value` is valid, else its default: lenient, for callers that already checked. */
+function validOrDefault<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : schema.parse(undefined);
+}
+
 export function resolveIndexOptions(input: Partial<IndexOptions> = {}): IndexOptions {
+  const s = INDEX_OPTION_SCHEMAS;
   return {
-    maxFileBytes: positiveInt(input.maxFileBytes, DEFAULT_INDEX_OPTIONS.maxFileBytes),
-    chunkMaxBytes: positiveInt(input.chunkMaxBytes, DEFAULT_INDEX_OPTIONS.chunkMaxBytes),
-    include: input.include ?? DEFAULT_INDEX_OPTIONS.include,
-    exclude: input.exclude ?? DEFAULT_INDEX_OPTIONS.exclude,
-    prepareThreads: input.prepareThreads !== undefined && Number.isInteger(input.prepareThreads) && input.prepareThreads >= 0
-      ? input.prepareThreads
-      : Math.min(2, availableParallelism() - 1),
+    maxFileBytes: validOrDefault(s.maxFileBytes, input.maxFileBytes),
+    chunkMaxBytes: validOrDefault(s.chunkMaxBytes, input.chunkMaxBytes),
+    include: validOrDefault(s.include, input.include),
+    exclude: validOrDefault(s.exclude, input.exclude),
+    prepareThreads: validOrDefault(s.prepareThreads, input.prepareThreads) ?? Math.min(2, availableParallelism() - 1),
   };
 }
 
 export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOptions {
-  const d = DEFAULT_SEARCH_OPTIONS;
-  const limit = positiveInt(input.limit, d.limit);
+  const s = SEARCH_OPTION_SCHEMAS;
+  const weights = s.listWeights.unwrap().shape;
+  const stages = s.stages.unwrap().shape;
+  // More than the most gives the most, not the default: "find similar" asks for one more than the user's limit.
+  const limit = validOrDefault(s.limit, input.limit === undefined ? undefined : Math.min(input.limit, MAX_LIMIT));
   return {
     limit,
-    candidateDepth: positiveInt(input.candidateDepth, 0) || Math.max(10, 2 * limit),
-    rrfK: nonNegative(input.rrfK, d.rrfK),
+    candidateDepth: validOrDefault(s.candidateDepth, input.candidateDepth) || Math.max(10, 2 * limit),
+    rrfK: validOrDefault(s.rrfK, input.rrfK),
     listWeights: {
-      porter: nonNegative(input.listWeights?.porter, d.listWeights.porter),
-      trigram: nonNegative(input.listWeights?.trigram, d.listWeights.trigram),
-      feedback: nonNegative(input.listWeights?.feedback, d.listWeights.feedback),
+      porter: validOrDefault(weights.porter, input.listWeights?.porter),
+      trigram: validOrDefault(weights.trigram, input.listWeights?.trigram),
+      feedback: validOrDefault(weights.feedback, input.listWeights?.feedback),
     },
-    rerankWindow: positiveInt(input.rerankWindow, 0) || Math.max(30, 3 * limit),
-    titleWeight: nonNegative(input.titleWeight, d.titleWeight),
-    fuzzy: input.fuzzy === 'empty' || input.fuzzy === 'off' ? input.fuzzy : d.fuzzy,
-    stages: { ...d.stages, ...input.stages },
-    filters: input.filters ?? d.filters,
+    rerankWindow: validOrDefault(s.rerankWindow, input.rerankWindow) || Math.max(30, 3 * limit),
+    titleColumnWeight: validOrDefault(s.titleColumnWeight, input.titleColumnWeight),
+    fuzzy: validOrDefault(s.fuzzy, input.fuzzy),
+    stages: {
+      porter: validOrDefault(stages.porter, input.stages?.porter),
+      trigram: validOrDefault(stages.trigram, input.stages?.trigram),
+      proximity: validOrDefault(stages.proximity, input.stages?.proximity),
+      feedback: validOrDefault(stages.feedback, input.stages?.feedback),
+    },
+    filters: input.filters ?? {},
   };
-}
-
-function positiveInt(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-function nonNegative(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
 }

@@ -7,24 +7,14 @@
 
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { SearchOptionsInput } from '../core/options.ts';
+import { filtersFor, type SearchOptionsInput } from '../core/options.ts';
 import type { EngineClient } from '../worker/client.ts';
+import { parseToolInput, type ToolInput } from './agent-input.ts';
 import type { IndexController } from './indexing.ts';
 import type { Settings } from './settings.ts';
 
 export const TOOL_NAME = 'fused_search';
 export const MCP_PROVIDER_ID = 'fusedSearch.mcp';
-/** Most results one call may ask for; more would not fit any sensible budget. */
-const MAX_LIMIT = 50;
-const MAX_QUERY_CHARS = 1000;
-
-/** The tool's input as declared in package.json (`contributes.languageModelTools`). */
-export interface ToolInput {
-  query: string;
-  limit?: number;
-  path?: string;
-  kind?: 'code' | 'prose';
-}
 
 export interface AgentDeps {
   client: EngineClient;
@@ -33,29 +23,9 @@ export interface AgentDeps {
   log: vscode.LogOutputChannel;
 }
 
-/** Checks what a model sent: the schema is advice to the model, not a guarantee. */
-export function parseToolInput(input: unknown): { ok: true; value: ToolInput } | { ok: false; message: string } {
-  if (typeof input !== 'object' || input === null) return { ok: false, message: 'input must be an object with a "query"' };
-  const { query, limit, path: glob, kind } = input as Record<string, unknown>;
-  if (typeof query !== 'string' || query.trim() === '') return { ok: false, message: '"query" must be a non-empty string' };
-  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) {
-    return { ok: false, message: `"limit" must be an integer from 1 to ${MAX_LIMIT}` };
-  }
-  if (glob !== undefined && (typeof glob !== 'string' || glob.trim() === '')) return { ok: false, message: '"path" must be a glob such as "src/**/*.ts"' };
-  if (kind !== undefined && kind !== 'code' && kind !== 'prose') return { ok: false, message: '"kind" must be "code" or "prose"' };
-  return {
-    ok: true,
-    value: {
-      query: query.trim().slice(0, MAX_QUERY_CHARS),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(glob !== undefined ? { path: glob.trim() } : {}),
-      ...(kind !== undefined ? { kind } : {}),
-    },
-  };
-}
-
 function describe(input: ToolInput): string {
-  const where = [input.path ? `files matching \`${input.path}\`` : 'the workspace', input.kind ? `${input.kind} only` : ''].filter(Boolean).join(', ');
+  const globs = typeof input.path === 'string' ? [input.path] : input.path;
+  const where = [globs ? `files matching ${globs.map((glob) => `\`${glob}\``).join(' or ')}` : 'the workspace', input.kind ? `${input.kind} only` : ''].filter(Boolean).join(', ');
   return `Searching ${where} for "${input.query}"${input.limit ? ` (up to ${input.limit} results)` : ''}`;
 }
 
@@ -81,10 +51,12 @@ class FusedSearchTool implements vscode.LanguageModelTool<ToolInput> {
     const searchOptions: SearchOptionsInput = {
       ...settings.search,
       ...(input.limit ? { limit: input.limit } : {}),
-      filters: { ...(input.path ? { include: [input.path] } : {}), ...(input.kind ? { kind: input.kind } : {}) },
+      filters: filtersFor(input.path, input.kind),
     };
+    // The user's setting is a ceiling: the model may ask for less context, never for more.
+    const budgetBytes = Math.min(input.budget_bytes ?? settings.agentBudgetBytes, settings.agentBudgetBytes);
     const state = this.deps.index.state;
-    const answer = await this.deps.client.request({ type: 'agentSearch', query: input.query, options: searchOptions, budgetBytes: settings.agentBudgetBytes });
+    const answer = await this.deps.client.request({ type: 'agentSearch', query: input.query, options: searchOptions, budgetBytes, explain: input.explain ?? false });
     if (token.isCancellationRequested) return textResult('Cancelled.');
     if (!answer.ok) {
       this.deps.log.error(`${TOOL_NAME} "${input.query}" failed: ${answer.error.message}`);

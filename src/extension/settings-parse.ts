@@ -2,9 +2,8 @@
 // engine's default with a warning in the log. Defaults come from src/core/options.ts, the same
 // ones the manifest declares. No vscode import: settings.ts hands in where the values come from.
 
-import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../core/agent-output.ts';
-import { DEFAULT_INDEX_OPTIONS, DEFAULT_SEARCH_OPTIONS, type IndexOptions, type SearchOptionsInput } from '../core/options.ts';
-import type { FuzzyMode } from '../core/types.ts';
+import { z } from 'zod/v4';
+import { OPTION_SETTINGS, type IndexOptions, type SearchOptionsInput } from '../core/options.ts';
 
 export const SECTION = 'fusedSearch';
 
@@ -19,10 +18,13 @@ export interface Settings {
   agentBudgetBytes: number;
 }
 
-/** Largest answer the language model tool may give, in bytes (the MCP server's ceiling too). */
-export const MAX_AGENT_BUDGET_BYTES = 256 * 1024;
-
-const FUZZY_MODES: readonly FuzzyMode[] = ['unknown-words', 'empty', 'off'];
+/** Every setting under `fusedSearch.`: the engine's, and those only the extension reads. */
+export const SETTINGS = {
+  ...OPTION_SETTINGS,
+  'codeLens.results': z.boolean().default(true).describe('After a search, show a lens above each result chunk in open files.'),
+  'codeLens.chunks': z.boolean().default(false).describe('Show a lens with "Find similar" above every indexed chunk of open files.'),
+  debounceMs: z.int().min(0).max(2000).default(60).describe('Milliseconds between the last keystroke and the query in the quick pick.'),
+};
 
 /**
  * Settings that decide what is read into the index and written to it. In an untrusted workspace
@@ -45,57 +47,36 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
     const layers = source.inspect(key);
     return layers?.globalValue ?? layers?.defaultValue;
   };
-  const config = { get: <T>(key: string, fallback: T): unknown => raw(key) ?? fallback };
-  const warn = (key: string, value: unknown, fallback: unknown) =>
-    logWarning(`setting ${SECTION}.${key} = ${JSON.stringify(value)} is invalid; using ${JSON.stringify(fallback)}`);
-  const int = (key: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
-    const value = config.get(key, fallback);
-    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-    warn(key, value, fallback);
-    return fallback;
-  };
-  const num = (key: string, fallback: number, min: number): number => {
-    const value = config.get(key, fallback);
-    if (typeof value === 'number' && Number.isFinite(value) && value >= min) return value;
-    warn(key, value, fallback);
-    return fallback;
-  };
-  const bool = (key: string, fallback: boolean): boolean => {
-    const value = config.get(key, fallback);
-    if (typeof value === 'boolean') return value;
-    warn(key, value, fallback);
-    return fallback;
-  };
-  const globs = (key: string): string[] => {
-    const value = config.get(key, []);
-    if (Array.isArray(value) && value.every((g) => typeof g === 'string')) return value.filter((g) => g.trim() !== '');
-    warn(key, value, []);
-    return [];
-  };
-  const fuzzyValue = config.get('fuzzy', DEFAULT_SEARCH_OPTIONS.fuzzy);
-  const fuzzy = FUZZY_MODES.includes(fuzzyValue as FuzzyMode) ? (fuzzyValue as FuzzyMode) : (warn('fuzzy', fuzzyValue, DEFAULT_SEARCH_OPTIONS.fuzzy), DEFAULT_SEARCH_OPTIONS.fuzzy);
+  const valid: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(SETTINGS)) {
+    // VS Code reports a setting set to null as null; like an unset one, it means the default.
+    const given = raw(key) ?? undefined;
+    if (schema.safeParse(given).success) valid[key] = given;
+    else logWarning(`setting ${SECTION}.${key} = ${JSON.stringify(given)} is invalid; using ${JSON.stringify(schema.parse(undefined))}`);
+  }
+  const value = z.object(SETTINGS).parse(valid);
 
   return {
     index: {
-      include: globs('include'),
-      exclude: globs('exclude'),
-      maxFileBytes: int('maxFileBytes', DEFAULT_INDEX_OPTIONS.maxFileBytes, 1),
-      chunkMaxBytes: int('chunkMaxBytes', DEFAULT_INDEX_OPTIONS.chunkMaxBytes, 256),
+      include: value.include,
+      exclude: value.exclude,
+      maxFileBytes: value.maxFileBytes,
+      chunkMaxBytes: value.chunkMaxBytes,
     },
     search: {
-      limit: int('limit', DEFAULT_SEARCH_OPTIONS.limit, 1, 500),
-      rrfK: num('rrfK', DEFAULT_SEARCH_OPTIONS.rrfK, 0),
+      limit: value.limit,
+      rrfK: value.rrfK,
       listWeights: {
-        porter: num('weights.porter', DEFAULT_SEARCH_OPTIONS.listWeights.porter, 0),
-        trigram: num('weights.trigram', DEFAULT_SEARCH_OPTIONS.listWeights.trigram, 0),
-        feedback: num('weights.feedback', DEFAULT_SEARCH_OPTIONS.listWeights.feedback, 0),
+        porter: value['weights.porter'],
+        trigram: value['weights.trigram'],
+        feedback: value['weights.feedback'],
       },
-      candidateDepth: int('candidateDepth', DEFAULT_SEARCH_OPTIONS.candidateDepth, 0),
-      rerankWindow: int('rerankWindow', DEFAULT_SEARCH_OPTIONS.rerankWindow, 0),
-      fuzzy,
+      candidateDepth: value.candidateDepth,
+      rerankWindow: value.rerankWindow,
+      fuzzy: value.fuzzy,
     },
-    codeLens: { results: bool('codeLens.results', true), chunks: bool('codeLens.chunks', false) },
-    debounceMs: int('debounceMs', 60, 0, 2000),
-    agentBudgetBytes: int('agent.budgetBytes', DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES),
+    codeLens: { results: value['codeLens.results'], chunks: value['codeLens.chunks'] },
+    debounceMs: value.debounceMs,
+    agentBudgetBytes: value['agent.budgetBytes'],
   };
 }

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { parseSettings, SECTION, type Settings } from './settings-parse.ts';
 
-export { MAX_AGENT_BUDGET_BYTES, parseSettings, RESTRICTED_KEYS, SECTION, type Settings, type SettingsSource } from './settings-parse.ts';
+export { parseSettings, RESTRICTED_KEYS, SECTION, type Settings, type SettingsSource } from './settings-parse.ts';
 
 export function readSettings(log: vscode.LogOutputChannel, scope?: vscode.Uri): Settings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);

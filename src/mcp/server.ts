@@ -8,15 +8,11 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES, bytes, formatForAgent } from '../core/agent-output.ts';
+import { z } from 'zod/v4';
+import packageJson from '../../package.json' with { type: 'json' };
+import { bytes, formatForAgent } from '../core/agent-output.ts';
+import { AGENT_SEARCH_INPUT, DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS, MIN_AGENT_BUDGET_BYTES, filtersFor } from '../core/options.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
-
-const VERSION = '0.1.0';
-/** Most results one search may ask for; more would not fit any sensible budget anyway. */
-const MAX_LIMIT = 50;
-/** Largest budget an agent may ask for, in bytes. */
-const MAX_BUDGET_BYTES = 256 * 1024;
 
 export interface McpServerOptions extends IndexServiceOptions {
   /** Default byte budget of a search answer (DEFAULT_AGENT_BUDGET_BYTES). */
@@ -25,9 +21,8 @@ export interface McpServerOptions extends IndexServiceOptions {
 
 export function createMcpServer(service: IndexService, options: { budgetBytes?: number } = {}): McpServer {
   const defaultBudget = options.budgetBytes ?? DEFAULT_AGENT_BUDGET_BYTES;
-  const server = new McpServer({ name: 'fused-search', version: VERSION });
-  const budget = z.number().int().min(MIN_AGENT_BUDGET_BYTES).max(MAX_BUDGET_BYTES).optional()
-    .describe(`Most bytes of text to return (default ${defaultBudget}).`);
+  const server = new McpServer({ name: 'fused-search', version: packageJson.version });
+  const budget = AGENT_SEARCH_INPUT.budget_bytes.describe(`Most UTF-8 bytes of text to return (default ${defaultBudget}).`);
 
   server.registerTool('search', {
     title: 'Search the workspace index',
@@ -36,20 +31,13 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
       'Returns compact results: path:startLine-endLine, the chunk title (symbol or heading), the stage that ranked it, ' +
       'and the chunk lines around the best match, within a byte budget. Use read_chunk with the chunk id for a whole chunk.',
     inputSchema: {
-      query: z.string().trim().min(1, 'query must not be empty').max(1000).describe('Words to find, e.g. "retry policy backoff".'),
-      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe('Results wanted (default 10).'),
-      path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional()
-        .describe('Glob(s) a result path must match, relative to the root, e.g. "src/**/*.ts" or "*.md".'),
-      kind: z.enum(['code', 'prose']).optional().describe('Only source code or only prose (docs, comments files).'),
-      explain: z.boolean().optional().describe('Add a line per result saying which lists found it and what the rerank did.'),
+      ...AGENT_SEARCH_INPUT,
+      limit: AGENT_SEARCH_INPUT.limit.describe(`Results wanted (default ${DEFAULT_SEARCH_OPTIONS.limit}).`),
       budget_bytes: budget,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
-    const response = await service.keeper.search(query, {
-      ...(limit ? { limit } : {}),
-      filters: { ...(globs ? { include: Array.isArray(globs) ? globs : [globs] } : {}), ...(kind ? { kind } : {}) },
-    });
+    const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), filters: filtersFor(globs, kind) });
     const output = formatForAgent(query, response, {
       budgetBytes: budget_bytes ?? defaultBudget,
       chunkText: (id) => service.keeper.chunk(id)?.text,

@@ -6,7 +6,8 @@
 // `response` of the same id. `cancel` (extension → worker) withdraws a request that has not
 // started or abandons the result of one that has. Events flow worker → extension unprompted.
 
-import { z } from 'zod';
+import { z } from 'zod/v4';
+import { INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS } from '../core/options.ts';
 import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { KeeperStats } from '../core/index-keeper.ts';
 import type { SearchResult } from '../core/types.ts';
@@ -24,56 +25,21 @@ function returns<T>(): Returns<T> {
 
 const folderId = z.string().min(1);
 
-const indexOptions = z
-  .object({
-    maxFileBytes: z.number().int().positive(),
-    chunkMaxBytes: z.number().int().positive(),
-    include: z.array(z.string()),
-    exclude: z.array(z.string()),
-    prepareThreads: z.number().int().nonnegative().optional(),
-  })
-  .strict();
+const folderSpec = z.strictObject({
+  id: folderId,
+  /** Display name of the workspace folder, carried into results. */
+  name: z.string(),
+  /** Absolute file-system path of the folder. */
+  root: z.string().min(1),
+  /** Where its database lives (inside the extension's global storage, one per folder). */
+  dbFile: z.string().min(1),
+  index: z.strictObject(INDEX_OPTION_SCHEMAS),
+});
 
-const folderSpec = z
-  .object({
-    id: folderId,
-    /** Display name of the workspace folder, carried into results. */
-    name: z.string(),
-    /** Absolute file-system path of the folder. */
-    root: z.string().min(1),
-    /** Where its database lives (inside the extension's global storage, one per folder). */
-    dbFile: z.string().min(1),
-    index: indexOptions,
-  })
-  .strict();
+export type FolderSpec = z.input<typeof folderSpec>;
 
-export type FolderSpec = z.infer<typeof folderSpec>;
-
-/**
- * Search options as the host sends them. The engine resolves and bounds every value again
- * (resolveSearchOptions), so this checks shapes, not policy.
- */
-const searchOptions = z
-  .object({
-    limit: z.number().int().positive().optional(),
-    candidateDepth: z.number().int().nonnegative().optional(),
-    rrfK: z.number().nonnegative().optional(),
-    listWeights: z.object({ porter: z.number(), trigram: z.number(), feedback: z.number() }).partial().strict().optional(),
-    rerankWindow: z.number().int().nonnegative().optional(),
-    titleWeight: z.number().nonnegative().optional(),
-    fuzzy: z.enum(['unknown-words', 'empty', 'off']).optional(),
-    stages: z.object({ porter: z.boolean(), trigram: z.boolean(), proximity: z.boolean(), feedback: z.boolean() }).partial().strict().optional(),
-    filters: z
-      .object({
-        include: z.array(z.string()).optional(),
-        exclude: z.array(z.string()).optional(),
-        kind: z.enum(['code', 'prose']).optional(),
-        language: z.array(z.string()).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+/** Search options as the host sends them: any subset of the engine's, each checked against its schema. */
+const searchOptions = z.strictObject(SEARCH_OPTION_SCHEMAS).partial();
 
 /** A result with the workspace folder it came from. */
 export interface FolderResult extends SearchResult {
@@ -132,10 +98,14 @@ export const workerRequests = {
   /** A search that a newer `search` supersedes (the quick pick and the panel, as the user types). */
   search: { params: z.object({ query: z.string(), options: searchOptions, folders: z.array(folderId).optional() }), ...returns<SearchAnswer>() },
   /**
-   * A search answered as text for a language model (src/core/agent-output.ts), within `budgetBytes`.
+   * A search answered as text for a language model (src/core/agent-output.ts), within `budgetBytes`,
+   * with a line per result saying why it ranks there if `explain`.
    * Never superseded: an agent's call and the user's typing run side by side.
    */
-  agentSearch: { params: z.object({ query: z.string(), options: searchOptions, budgetBytes: z.number().int().positive() }), ...returns<AgentAnswer>() },
+  agentSearch: {
+    params: z.object({ query: z.string(), options: searchOptions, budgetBytes: z.number().int().positive(), explain: z.boolean().default(false) }),
+    ...returns<AgentAnswer>(),
+  },
   /** Searches with the distinctive words of one chunk. */
   similar: { params: z.object({ folder: folderId, chunkId: z.number().int(), options: searchOptions }), ...returns<SearchAnswer>() },
   /** The indexed chunks of one file, in line order (for the per-chunk CodeLens). */
@@ -146,7 +116,11 @@ export const workerRequests = {
 
 type Requests = typeof workerRequests;
 export type RequestType = keyof Requests;
-export type RequestParams<K extends RequestType> = z.infer<Requests[K]['params']>;
+/** The parameters as the client writes them, and as the worker's handler receives them once checked. */
+export type RequestParams<K extends RequestType> = NoneIsEmpty<z.input<Requests[K]['params']>>;
+export type CheckedParams<K extends RequestType> = NoneIsEmpty<z.output<Requests[K]['params']>>;
+/** zod types a request without parameters as `Record<string, never>`, which no `{ type }` fits. */
+type NoneIsEmpty<T> = T extends Record<string, never> ? object : T;
 export type RequestResult<K extends RequestType> = Exclude<Requests[K]['result'], undefined>;
 /** A request as the client writes it, without the id. */
 export type RequestBody<K extends RequestType> = { type: K } & RequestParams<K>;
@@ -190,7 +164,7 @@ export type WorkerEvent =
 export type FromWorker = Response | WorkerEvent;
 
 /** What the worker does with each request: the result type is the declaration's. */
-export type RequestHandlers = { [K in RequestType]: (params: RequestParams<K>, id: number) => Promise<RequestResult<K>> };
+export type RequestHandlers = { [K in RequestType]: (params: CheckedParams<K>, id: number) => Promise<RequestResult<K>> };
 
 const envelope = z.object({ type: z.string(), id: z.number().int() }).passthrough();
 
@@ -205,7 +179,7 @@ export function parseToWorker(message: unknown): { ok: true; message: ToWorker }
   const { type, id, ...params } = head.data;
   if (type === 'cancel') return Object.keys(params).length === 0 ? { ok: true, message: { type, id } } : { ok: false, error: 'cancel carries only an id' };
   if (!Object.hasOwn(workerRequests, type)) return { ok: false, error: `unknown request type "${type}"` };
-  const parsed = workerRequests[type as RequestType].params.strict().safeParse(params);
+  const parsed = z.strictObject(workerRequests[type as RequestType].params.shape).safeParse(params);
   if (!parsed.success) return { ok: false, error: `${type}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'parameters'}: ${issue.message}`).join('; ')}` };
   return { ok: true, message: { type, id, ...parsed.data } as Request };
 }

@@ -145,7 +145,7 @@ const handlers: RequestHandlers = {
   },
 
   /** Every folder, merged by score; in a multi-root workspace each path starts with its folder's name. */
-  async agentSearch({ query, options, budgetBytes }) {
+  async agentSearch({ query, options, budgetBytes, explain }) {
     const targets = [...folders.values()];
     const merged = (await searchFolders(kept(targets), query, options))!;
     // Chunk ids are per database: each result's text comes from the folder it was found in.
@@ -158,6 +158,7 @@ const handlers: RequestHandlers = {
     }
     const output = formatForAgent(query, { results, corrections: merged.corrections, candidates: merged.candidates }, {
       budgetBytes,
+      explain,
       chunkText: (chunkId, result) => keeperOf.get(result)?.chunk(chunkId)?.text,
     });
     return { text: output.text, bytes: output.bytes, results: output.shown.length, omitted: output.omitted };

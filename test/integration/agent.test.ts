@@ -43,6 +43,19 @@ suite('the fused_search language model tool', () => {
     assert.match(md, /notes\/guide\.md:\d+-\d+/);
   });
 
+  test('path takes a list of globs, and budget_bytes lowers the budget, as with the MCP search tool', async () => {
+    const md = await invoke({ query: 'kubernetes', path: ['docs/**', '*.md'], budget_bytes: 600 });
+    assert.match(md, /notes\/guide\.md:\d+-\d+/);
+    assert.ok(Buffer.byteLength(md) <= 600, `${Buffer.byteLength(md)} bytes`);
+  });
+
+  test('explain adds why each result ranks where it does, in the words the CLI and the panel use', async () => {
+    const plain = await invoke({ query: 'reciprocal rank fusion' });
+    const explained = await invoke({ query: 'reciprocal rank fusion', explain: true });
+    assert.doesNotMatch(plain, /why: /);
+    assert.match(explained, /why: Stage: (rrf|proximity|fuzzy) · score [\d.]+; Porter: /);
+  });
+
   test('the answer stays within the byte budget the setting gives', async () => {
     const full = await invoke({ query: 'reciprocal rank fusion' });
     assert.ok(Buffer.byteLength(full) > 600, 'with the default 8 KB budget the answer is longer than 600 bytes');

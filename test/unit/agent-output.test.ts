@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatForAgent, DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../../src/core/agent-output.ts';
+import { formatForAgent } from '../../src/core/agent-output.ts';
+import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../../src/core/options.ts';
 import type { SearchResponse, SearchResult } from '../../src/core/types.ts';
 
 function result(i: number, lines = 30, word = 'retry'): SearchResult {

@@ -61,6 +61,24 @@ after(async () => {
   await client?.close();
 });
 
+test('the server reports the version package.json gives the extension', async () => {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  assert.equal(client.getServerVersion()?.version, manifest.version);
+});
+
+test('search takes the parameters the language model tool takes, and explain', async () => {
+  const { tools } = await client.listTools();
+  const search = tools.find((t) => t.name === 'search')!;
+  const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    contributes: { languageModelTools: Array<{ inputSchema: { properties: Record<string, object> } }> };
+  };
+  const lmTool = manifest.contributes.languageModelTools[0]!.inputSchema.properties;
+  assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), [...Object.keys(lmTool), 'explain'].sort());
+  const { description: _mcp, ...pathHere } = search.inputSchema.properties!.path as Record<string, unknown>;
+  const { description: _lm, ...pathThere } = lmTool.path as Record<string, unknown>;
+  assert.deepEqual(pathHere, pathThere, 'path is a glob or a list of globs in both');
+});
+
 test('an agent sees the four tools', async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), ['index_status', 'read_chunk', 'reindex', 'search']);
@@ -111,7 +129,7 @@ test('index_status reports files, chunks, freshness and who keeps the index', as
 test('bad arguments get a clear tool error, and the server keeps answering', async () => {
   const empty = await call(client, 'search', { query: '   ' });
   assert.equal(empty.isError, true);
-  assert.match(empty.text, /query must not be empty/);
+  assert.match(empty.text, /must be a non-empty string at query/);
   const wrongType = await call(client, 'search', { query: 'x', limit: 0 });
   assert.equal(wrongType.isError, true);
   assert.match(wrongType.text, /limit/);

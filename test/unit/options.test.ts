@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveSearchOptions } from '../../src/core/options.ts';
+import { filtersFor, resolveSearchOptions } from '../../src/core/options.ts';
 
 test('candidate depth defaults to max(10, 2 × limit) and the rerank window is deeper than the limit', () => {
   const small = resolveSearchOptions({ limit: 3 });
@@ -15,4 +15,14 @@ test('invalid option values fall back to the defaults', () => {
   assert.equal(o.limit, 10);
   assert.equal(o.rrfK, 60);
   assert.equal(o.fuzzy, 'unknown-words');
+});
+
+test('asking for more results than the most a search returns gives the most, not the default', () => {
+  assert.equal(resolveSearchOptions({ limit: 999 }).limit, 500);
+});
+
+test('a path given as one glob or as a list filters the same way, alongside the kind', () => {
+  assert.deepEqual(filtersFor('src/**', 'code'), { include: ['src/**'], kind: 'code' });
+  assert.deepEqual(filtersFor(['src/**', '*.md'], undefined), { include: ['src/**', '*.md'] });
+  assert.deepEqual(filtersFor(undefined, undefined), {});
 });

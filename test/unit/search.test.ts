@@ -251,8 +251,8 @@ test('the explanation names the title\'s part of the proximity boost titleBoost,
     'unnamed.ts': [{ title: 'helpers', kind: 'code', text: 'const policy = retry(attempts); // retry policy for uploads' }],
   });
   const context = contextFor(store);
-  const titleBoost = (titleWeight: number) =>
-    Object.fromEntries(search(context, 'retry policy', { titleWeight }).results.map((r) => [r.path, r.explain.proximity?.titleBoost]));
+  const titleBoost = (titleColumnWeight: number) =>
+    Object.fromEntries(search(context, 'retry policy', { titleColumnWeight }).results.map((r) => [r.path, r.explain.proximity?.titleBoost]));
   const usual = titleBoost(5);
   assert.ok(usual['named.ts']! > 0, 'the title names the query');
   assert.equal(usual['unnamed.ts'], 0, 'the title names none of it');

@@ -54,7 +54,7 @@ function wholeIsPhrase(word: QueryWord): boolean {
  */
 const MIN_PREFIX_CHARS = 4;
 
-export function porterList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
+export function porterList(store: IndexStore, terms: QueryTerms, depth: number, titleColumnWeight: number): ListRow[] {
   const typing = unfinishedPiece(store, terms);
   // The whole (`os.path.join`, a phrase to FTS5) and each of its pieces; one group per query word.
   const groups = terms.words.map((word) => {
@@ -68,7 +68,7 @@ export function porterList(store: IndexStore, terms: QueryTerms, depth: number, 
     if (word !== terms.words.at(-1) || typing === undefined) return phrases;
     return phrases.map((phrase) => (phrase.endsWith(`${typing}"`) ? `${phrase}*` : phrase));
   });
-  return rankedList(store, 'porter', groups, depth, titleWeight);
+  return rankedList(store, 'porter', groups, depth, titleColumnWeight);
 }
 
 function unfinishedPiece(store: IndexStore, terms: QueryTerms): string | undefined {
@@ -84,7 +84,7 @@ function unfinishedPiece(store: IndexStore, terms: QueryTerms): string | undefin
  * cannot already answer with a full list of candidates: of `fts_porter`, the whole and `fts` when
  * `porter` alone is common.
  */
-export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleWeight: number): ListRow[] {
+export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleColumnWeight: number): ListRow[] {
   const small = store.size <= SMALL_INDEX_CHUNKS;
   const answered = (phrase: string) => !small && store.countMatches('porter', phrase, depth) >= depth;
   const groups = terms.words
@@ -97,20 +97,20 @@ export function trigramList(store: IndexStore, terms: QueryTerms, depth: number,
       return [...new Set(substrings)].map(quote);
     })
     .filter((group) => group.length > 0);
-  return rankedList(store, 'trigram', groups, depth, titleWeight);
+  return rankedList(store, 'trigram', groups, depth, titleColumnWeight);
 }
 
-function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][], depth: number, titleWeight: number): ListRow[] {
+function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][], depth: number, titleColumnWeight: number): ListRow[] {
   const phrases = [...new Set(phraseGroups.flat())];
   if (phrases.length === 0) return [];
   const anyOf = (list: Array<{ phrase: string }>) => list.map((token) => token.phrase).join(' OR ');
-  if (store.size <= SMALL_INDEX_CHUNKS) return store.match(table, phrases.join(' OR '), depth, titleWeight);
+  if (store.size <= SMALL_INDEX_CHUNKS) return store.match(table, phrases.join(' OR '), depth, titleColumnWeight);
   const docFreq = new Map(phrases.map((phrase) => [phrase, store.countMatches(table, phrase, SCORE_BUDGET + 1)]));
   const groups = phraseGroups.map((group) => group.map((phrase): Token => ({ phrase, docFreq: docFreq.get(phrase)! })));
   const tokens = [...docFreq].map(([phrase, count]): Token => ({ phrase, docFreq: count })).filter((token) => token.docFreq > 0);
   if (tokens.length === 0) return [];
   const matches = tokens.reduce((sum, token) => sum + token.docFreq, 0);
-  if (matches <= SCORE_BUDGET) return store.match(table, anyOf(tokens), depth, titleWeight);
+  if (matches <= SCORE_BUDGET) return store.match(table, anyOf(tokens), depth, titleColumnWeight);
 
   const found = new Map<number, ListRow>();
   const take = (rows: ListRow[]) => {
@@ -119,7 +119,7 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
   const live = groups.map((group) => group.filter((token) => token.docFreq > 0)).filter((group) => group.length > 0);
   if (live.length > 1) {
     const allOf = live.map((group) => `(${anyOf(group)})`).join(' AND ');
-    take(store.matchSample(table, allOf, depth, titleWeight, SAMPLE_SIZE));
+    take(store.matchSample(table, allOf, depth, titleColumnWeight, SAMPLE_SIZE));
   }
   if (found.size < depth) {
     const rare: Token[] = [];
@@ -129,19 +129,19 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
       rare.push(token);
       budget -= token.docFreq;
     }
-    if (rare.length > 0) take(store.match(table, anyOf(rare), depth, titleWeight));
+    if (rare.length > 0) take(store.match(table, anyOf(rare), depth, titleColumnWeight));
   }
   if (found.size < depth) {
     // Every word is common: sample what the most specific phrase of each word matches together.
     const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
-    take(store.matchSample(table, rarest.map((token) => token.phrase).join(' AND '), depth, titleWeight, SAMPLE_SIZE));
+    take(store.matchSample(table, rarest.map((token) => token.phrase).join(' AND '), depth, titleColumnWeight, SAMPLE_SIZE));
   }
-  if (found.size < depth) take(store.matchSample(table, anyOf(tokens), depth, titleWeight, SAMPLE_SIZE));
+  if (found.size < depth) take(store.matchSample(table, anyOf(tokens), depth, titleColumnWeight, SAMPLE_SIZE));
   return [...found.values()];
 }
 
 
 /** The feedback words (see feedback.ts) through the Porter index, each word a group of its own. */
-export function feedbackList(store: IndexStore, words: readonly string[], depth: number, titleWeight: number): ListRow[] {
-  return rankedList(store, 'porter', words.map((word) => [quote(word)]), depth, titleWeight);
+export function feedbackList(store: IndexStore, words: readonly string[], depth: number, titleColumnWeight: number): ListRow[] {
+  return rankedList(store, 'porter', words.map((word) => [quote(word)]), depth, titleColumnWeight);
 }

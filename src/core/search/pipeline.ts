@@ -74,15 +74,15 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
   const filtered = isFiltered(options.filters);
   const depth = filtered ? Math.max(options.candidateDepth, 8 * options.limit, 40) : options.candidateDepth;
   const lists: Partial<Record<ListName, ListRow[]>> = {};
-  if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleWeight);
-  if (options.stages.trigram) lists.trigram = trigramList(store, terms, depth, options.titleWeight);
+  if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleColumnWeight);
+  if (options.stages.trigram) lists.trigram = trigramList(store, terms, depth, options.titleColumnWeight);
   const pieces = prepare(terms.pieces);
   const proximity = options.stages.proximity ? { pieces, pieceIdf: pieceIdf(store, pieces) } : undefined;
   const first = rank(store, lists, options, proximity);
   if (!options.stages.feedback || !wantsFeedback(terms) || first.ranked.length === 0) return { ...first, feedbackWords: [] };
   const words = feedbackWords(store, first.ranked.slice(0, FEEDBACK_CHUNKS).map((entry) => entry.chunk), terms.pieces);
   if (words.length === 0) return { ...first, feedbackWords: [] };
-  lists.feedback = feedbackList(store, words, depth, options.titleWeight);
+  lists.feedback = feedbackList(store, words, depth, options.titleColumnWeight);
   // The second ranking mostly holds the same chunks; where the query's pieces occur in them is already known.
   const measured = new Map(first.ranked.flatMap((entry) => (entry.occurrences ? [[entry.chunk.id, entry.occurrences] as const] : [])));
   return { ...rank(store, lists, options, proximity && { ...proximity, measured }), feedbackWords: words };

@@ -233,12 +233,12 @@ export class IndexStore {
 
   /**
    * Runs an FTS5 MATCH expression (built by the search module, never raw user input) and returns
-   * the best `limit` chunks by BM25 with the title weighted `titleWeight` times the text.
+   * the best `limit` chunks by BM25 with the title weighted `titleColumnWeight` times the text.
    */
-  match(table: FtsTable, expression: string, limit: number, titleWeight: number): ListRow[] {
+  match(table: FtsTable, expression: string, limit: number, titleColumnWeight: number): ListRow[] {
     const fts = FTS_TABLES[table];
     const sql = `SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name} WHERE ${fts.name} MATCH ? ORDER BY bm25 LIMIT ?`;
-    return this.cached(sql).all(titleWeight, expression, limit) as ListRow[];
+    return this.cached(sql).all(titleColumnWeight, expression, limit) as ListRow[];
   }
 
   /**
@@ -246,11 +246,11 @@ export class IndexStore {
    * expression matches so many chunks that scoring all of them would be slow and their order
    * would carry little signal anyway.
    */
-  matchSample(table: FtsTable, expression: string, limit: number, titleWeight: number, sample: number): ListRow[] {
+  matchSample(table: FtsTable, expression: string, limit: number, titleColumnWeight: number, sample: number): ListRow[] {
     const fts = FTS_TABLES[table];
     const sql = `SELECT id, bm25 FROM (SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name}
       WHERE ${fts.name} MATCH ? ORDER BY rowid LIMIT ?) ORDER BY bm25 LIMIT ?`;
-    return this.cached(sql).all(titleWeight, expression, sample, limit) as ListRow[];
+    return this.cached(sql).all(titleColumnWeight, expression, sample, limit) as ListRow[];
   }
 
   /** How many chunks the index holds (cheap; no table scan). */
