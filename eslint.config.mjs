@@ -3,10 +3,11 @@
 // `typescript` package name is an alias of @typescript/typescript6 (the API, `tsc6`), while `tsc`
 // comes from TypeScript 7 under the @typescript/native alias, so `npm run typecheck` is unchanged.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['dist/', 'out/', 'media/dist/', '.cache/', 'bench/out/', 'test-results/', 'test/fixtures/workspace/'],
   },
@@ -23,8 +24,7 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      // node:test's test() returns a promise the runner itself awaits; awaiting it in a file would
-      // serialise nothing and only add noise.
+      // node:test's test() returns a promise that the runner tracks itself; test files never await it.
       '@typescript-eslint/no-floating-promises': [
         'error',
         { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
