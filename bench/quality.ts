@@ -153,7 +153,7 @@ function report(sets: SetResult[], golden: GoldenRow[]): void {
     const best = (variant: Variant) => Math.max(set.scores[variant].fts5!.ndcg10, set.scores[variant].contentstore!.ndcg10);
     const ours = (variant: Variant) => set.scores[variant]['ours:full']!.ndcg10;
     console.log(`ours (full) − best peer, nDCG@10: clean ${(ours('clean') - best('clean')).toFixed(3)}, typo ${(ours('typo') - best('typo')).toFixed(3)}`);
-    console.log(`seconds: ${Object.entries(set.seconds).map(([k, v]) => `${k} ${v!.toFixed(1)}`).join(', ')}`);
+    console.log(`seconds: ${Object.entries(set.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   }
   console.log(`\n--- golden mixed-workspace cases (${golden.length}): top result per engine`);
   const mark = (got: string | undefined, expected: string) => (got === expected ? 'ok' : `MISS (${got ?? 'nothing'})`);

@@ -28,7 +28,7 @@ for (const file of fs.readdirSync(OUT).filter((n) => /^speed-.*\.json$/.test(n))
   sections['speed-plots']!.push(`![per-file indexing cost, ${r.corpus}](benchmarks/index-cost-${r.corpus}.svg)`, `![query latency, ${r.corpus}](benchmarks/latency-${r.corpus}.svg)`);
   out(`\n#### ${r.corpus} — ${r.files} text files, ${f(r.textBytes / 1e6)} MB (run of ${r.machine.date})\n`);
   out(row(['engine', 'files indexed', 'seconds', 'MB/s', 'index MB', 'index / text', 'peak RSS MB', 'ms/file, 1st tenth', 'ms/file, last tenth', 'last / 1st', '2nd half / 1st half', 're-index one file, ms']));
-  out(row(Array(12).fill('---')));
+  out(row(Array<string>(12).fill('---')));
   for (const x of r.index) {
     const first = x.tenths[0]?.msPerFile ?? NaN;
     const last = x.tenths.at(-1)?.msPerFile ?? NaN;
@@ -41,7 +41,7 @@ for (const file of fs.readdirSync(OUT).filter((n) => /^speed-.*\.json$/.test(n))
   const cs = r.index.find((x) => x.engine === 'contentstore')!;
   out(`\nContentStore / ours, time per file indexed: **${f(cs.seconds / cs.files / (ours.seconds / ours.files))}×**; re-index of \`${ours.reindexPath}\`: **${f(cs.reindexMs / ours.reindexMs)}×**.\n`);
   out(row(['engine', 'open ms', 'cold p50', 'cold p95', 'cold p99', 'warm p50', 'warm p95', 'warm p99', 'queries with no result']));
-  out(row(Array(9).fill('---')));
+  out(row(Array<string>(9).fill('---')));
   const p = (v: number[], q: number) => f(percentile(sorted(v), q), 2);
   for (const x of r.query) out(row([LABEL[x.engine]!, x.engine === 'ripgrep' ? '—' : f(x.openMs), p(x.cold, 50), p(x.cold, 95), p(x.cold, 99), p(x.warm.flat(), 50), p(x.warm.flat(), 95), p(x.warm.flat(), 99), `${x.hits.filter((h) => h === 0).length} / ${x.hits.length}`]));
   const warm95 = (e: string) => percentile(sorted(r.query.find((x) => x.engine === e)!.warm.flat()), 95);
@@ -61,7 +61,7 @@ if (fs.existsSync(qualityFile)) {
   for (const set of q.sets) {
     out(`\n#### ${set.set} — ${set.docs} documents, ${set.queries} test queries\n`);
     out(row(['system', 'nDCG@10', 'MRR@10', 'R@100', 'typo nDCG@10', 'typo MRR@10', 'typo R@100']));
-    out(row(Array(7).fill('---')));
+    out(row(Array<string>(7).fill('---')));
     for (const [key, name] of Object.entries(names)) {
       const c = set.scores.clean[key]!;
       const t = set.scores.typo[key]!;
@@ -70,7 +70,7 @@ if (fs.existsSync(qualityFile)) {
   }
   out('\n#### Golden mixed-workspace cases: top result\n');
   out(row(['query', 'expected first', 'ours', 'ContentStore', 'FTS5 Porter']));
-  out(row(Array(5).fill('---')));
+  out(row(Array<string>(5).fill('---')));
   const mark = (got: string | undefined, expected: string) => (got === expected ? '✓' : `✗ ${got ?? '(nothing)'}`);
   for (const g of q.golden) out(row([`\`${g.query}\``, `\`${g.expected}\``, mark(g.top.ours, g.expected), mark(g.top.contentstore, g.expected), mark(g.top.fts5, g.expected)]));
 }

@@ -4,24 +4,26 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
+// Function-typed members rather than methods: the suites destructure them from workbench(), and
+// none of them uses `this`.
 export interface Workbench {
   page: Page;
   /** Saves a full-page PNG as `<screenshot folder>/<name>.png` and returns its path. */
-  screenshot(name: string): Promise<string>;
+  screenshot: (name: string) => Promise<string>;
   /**
    * Opens the command palette, types `filter` and returns the row labelled exactly `entry`,
    * reopening the palette until that row appears or `timeoutMs` (default 60 000) runs out.
    */
-  commandPalette(filter: string, entry: string, timeoutMs?: number): Promise<Locator>;
+  commandPalette: (filter: string, entry: string, timeoutMs?: number) => Promise<Locator>;
   /**
    * Opens `folder` (default: the suite's workspace) in another browser page and resolves once its
    * workbench is restored: another window, with an extension host process of its own. Close it
    * with `page.close({ runBeforeUnload: true })`, which shuts its extension host down as closing a
    * window does.
    */
-  openWindow(folder?: string): Promise<Workbench>;
+  openWindow: (folder?: string) => Promise<Workbench>;
   /** The extension's log (its output channel) of every extension host so far, one text each. */
-  extensionLogs(): string[];
+  extensionLogs: () => string[];
 }
 
 export interface WorkbenchHost {

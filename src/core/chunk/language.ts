@@ -5,6 +5,9 @@
 
 import type { ChunkKind } from '../types.ts';
 
+// The three tables keep one line per language, so its names read together; a formatter would give
+// every name a line of its own.
+// prettier-ignore
 const BY_EXTENSION: Record<string, string> = {
   ts: 'typescript', mts: 'typescript', cts: 'typescript',
   tsx: 'tsx',
@@ -38,6 +41,7 @@ const BY_EXTENSION: Record<string, string> = {
   diff: 'diff', patch: 'diff', log: 'log', csv: 'csv', tsv: 'tsv', txt: 'plaintext',
 };
 
+// prettier-ignore
 const BY_FILE_NAME: Record<string, string> = {
   makefile: 'makefile', gnumakefile: 'makefile', kbuild: 'makefile',
   dockerfile: 'dockerfile', containerfile: 'dockerfile',
@@ -48,6 +52,7 @@ const BY_FILE_NAME: Record<string, string> = {
   'package-lock.json': 'json',
 };
 
+// prettier-ignore
 const BY_INTERPRETER: Record<string, string> = {
   sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', dash: 'shellscript', ksh: 'shellscript',
   python: 'python', python3: 'python', python2: 'python',

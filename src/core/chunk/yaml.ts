@@ -21,7 +21,7 @@ export function outlineYaml(src: SourceLines): Outline {
   const lines = src.lines;
   const documents: Outline[] = [];
   let document: Outline | null = null;
-  let stack: Open[] = [];
+  const stack: Open[] = [];
   let lastContent = -1;
   /** Lines indented more than this are the body of a block scalar; -1 outside one. */
   let blockColumn = -1;

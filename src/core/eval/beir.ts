@@ -30,7 +30,7 @@ export async function loadBeir(dir: string, options: { split?: string; queriesFi
   if (!fs.existsSync(qrelsFile)) throw new Error(`no judgments for split "${split}": ${qrelsFile} does not exist`);
   const documents: BeirDocument[] = [];
   for await (const row of jsonLines(path.join(dir, 'corpus.jsonl'))) {
-    documents.push({ id: String(row._id), title: String(row.title ?? ''), text: String(row.text ?? '') });
+    documents.push({ id: String(row._id), title: text(row.title), text: text(row.text) });
   }
   const qrels = new Map<string, Judgments>();
   const lines = fs.readFileSync(qrelsFile, 'utf8').split('\n');
@@ -38,15 +38,20 @@ export async function loadBeir(dir: string, options: { split?: string; queriesFi
     const [query, doc, grade] = line.trim().split('\t');
     if (!query || !doc || grade === undefined) continue;
     let judged = qrels.get(query);
-    if (!judged) qrels.set(query, (judged = new Map()));
+    if (!judged) qrels.set(query, (judged = new Map<string, number>()));
     judged.set(doc, Number(grade));
   }
   const queries: BeirQuery[] = [];
   for await (const row of jsonLines(options.queriesFile ?? path.join(dir, 'queries.jsonl'))) {
     const id = String(row._id);
-    if (qrels.has(id)) queries.push({ id, text: String(row.text ?? '') });
+    if (qrels.has(id)) queries.push({ id, text: text(row.text) });
   }
   return { name: path.basename(path.resolve(dir)), documents, queries, qrels };
+}
+
+/** A text field of a JSON line; a missing one, null or anything but a string or number is empty, not "[object Object]". */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
 async function* jsonLines(file: string): AsyncGenerator<Record<string, unknown>> {
