@@ -1,6 +1,7 @@
 // Builds real on-disk indexes from hand-written chunks, for tests that are about searching,
 // not about crawling or chunking.
 
+import { after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +10,19 @@ import type { SearchContext } from '../../../src/core/search/pipeline.ts';
 import { IndexStore } from '../../../src/core/store/store.ts';
 import type { ChunkDraft } from '../../../src/core/types.ts';
 
+const made: string[] = [];
+// Registered when a test file first imports this helper, so it runs once that file's tests are
+// done: a folder made in one test may still be used by the next. Retried because a child process
+// a test started may still be closing its database inside it.
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+});
+
+/** A new empty folder, deleted after the calling test file. */
 export function tempDir(prefix = 'fused-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 export type FileSpec = Record<string, Array<Partial<ChunkDraft> & { text: string }>>;
