@@ -1,7 +1,6 @@
 // Builds real on-disk indexes from hand-written chunks, for tests that are about searching,
 // not about crawling or chunking.
 
-import { after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,10 +10,10 @@ import { IndexStore } from '../../../src/core/store/store.ts';
 import type { ChunkDraft } from '../../../src/core/types.ts';
 
 const made: string[] = [];
-// Registered when a test file first imports this helper, so it runs once that file's tests are
-// done: a folder made in one test may still be used by the next. Retried because a child process
-// a test started may still be closing its database inside it.
-after(() => {
+// At exit, not in an `after` hook: one registered here, at import, would run before the test
+// file's own `after` hooks that close the databases and watchers inside these folders. Retried
+// because a child process a test started may still be closing its database in one.
+process.once('exit', () => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
