@@ -10,6 +10,24 @@
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
+// better-sqlite3 is built on Node-API 10: on an older Node it does not fail to load, it kills the
+// process with a segmentation fault. So the check runs before anything requires it, and reads
+// `engines` so that the launcher and package.json cannot disagree. Only `>=X[.Y[.Z]]` is
+// understood; anything else there is a packaging mistake, and throws.
+const needed = require('../package.json').engines.node;
+const floor = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(needed);
+if (!floor) throw new Error(`bin/fused-search.cjs cannot check engines.node "${needed}"`);
+const want = floor.slice(1, 4).map((part) => Number(part || 0));
+const have = process.versions.node.split('.').map(Number);
+const at = want.findIndex((part, i) => have[i] !== part);
+if (at >= 0 && have[at] < want[at]) {
+  console.error(
+    `fused-search needs Node ${needed}, but this is Node ${process.versions.node} (${process.execPath}): ` +
+      'run `npx fused-search` inside the project, which uses the Node 24 it installs, or install Node 22 or newer.',
+  );
+  process.exit(1);
+}
+
 const cli = path.join(__dirname, '..', 'dist', 'cli.cjs');
 const NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
 if (NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) {

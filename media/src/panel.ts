@@ -17,7 +17,6 @@ import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '..
 declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; getState(): unknown; setState(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
-const DEBOUNCE_MS = 120;
 const STAGE_LABEL: Record<FolderResult['stage'], string> = { rrf: 'RRF', proximity: 'Proximity', fuzzy: 'Fuzzy' };
 
 type Field = HTMLElement & { value: string };
@@ -65,6 +64,9 @@ list.setAttribute('role', 'list');
 app.append(query, filters, status, note, list);
 
 let timer: ReturnType<typeof setTimeout> | undefined;
+// The host's first state, which answers 'ready', brings the setting; nothing is typed before that,
+// and a query restored from the view's state need not wait.
+let debounceMs = 0;
 let last: Extract<HostNotification, { type: 'results' }> | undefined;
 
 function currentFilters(): PanelFilters {
@@ -84,7 +86,7 @@ function schedule(): void {
     }
     status.classList.add('busy');
     vscode.postMessage({ type: 'search', query: text, filters: currentFilters() });
-  }, DEBOUNCE_MS);
+  }, debounceMs);
 }
 
 query.addEventListener('input', schedule);
@@ -229,6 +231,7 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
   const message = event.data;
   switch (message.type) {
     case 'state':
+      debounceMs = message.state.debounceMs;
       renderState(message.state);
       break;
     case 'results':

@@ -116,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): void {
       if (!event.affectsConfiguration(SECTION) && !INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) return;
       settings = readSettings(log);
       lenses.refresh();
+      panel.refresh();
       if (INDEX_SETTINGS.some((key) => event.affectsConfiguration(key))) void index.restart('index settings changed');
     }),
   );

@@ -82,6 +82,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     this.post({ type: 'results', query, results, corrections, elapsedMs, multiRoot: this.deps.index.folders.length > 1 });
   }
 
+  /** Sends the view the settings it applies itself (the debounce) after they changed. */
+  refresh(): void {
+    this.postState();
+  }
+
   private postState(): void {
     const s = this.deps.index.state;
     const state: PanelState = {
@@ -92,6 +97,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       ...(s.lastUpdate !== undefined ? { lastUpdate: s.lastUpdate } : {}),
       ...(s.error !== undefined ? { error: s.error } : {}),
       folders: this.deps.index.folders.map((f) => ({ id: f.id, name: f.name })),
+      debounceMs: this.deps.settings().debounceMs,
     };
     this.post({ type: 'state', state });
   }
@@ -105,7 +111,9 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.media, 'dist', name)).toString();
     const csp = [
       "default-src 'none'",
-      `style-src ${webview.cspSource} 'unsafe-inline'`,
+      // No 'unsafe-inline': the elements' shadow styles are constructable stylesheets and the
+      // script sets styles through the CSSOM, neither of which style-src governs.
+      `style-src ${webview.cspSource}`,
       `font-src ${webview.cspSource}`,
       `img-src ${webview.cspSource}`,
       `script-src 'nonce-${nonce}'`,

@@ -43,11 +43,6 @@ export interface QuickPickDeps {
   log: vscode.LogOutputChannel;
 }
 
-const highlight = vscode.window.createTextEditorDecorationType({
-  backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
-  isWholeLine: true,
-});
-
 export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.QuickPick<ResultItem> {
   const pick = vscode.window.createQuickPick<ResultItem>();
   pick.placeholder = 'Search the workspace (Fused: Porter + trigram, RRF, proximity, typo correction)';
@@ -56,9 +51,15 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   const before = vscode.window.activeTextEditor;
   const restore = before && { document: before.document, selection: before.selection, visible: before.visibleRanges[0], column: before.viewColumn };
   let accepted = false;
+  let hidden = false;
   let timer: NodeJS.Timeout | undefined;
   let generation = 0;
-  const disposables: vscode.Disposable[] = [];
+  // The pick owns its preview highlight: disposing the type on hide also takes it off every editor.
+  const highlight = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    isWholeLine: true,
+  });
+  const disposables: vscode.Disposable[] = [highlight];
 
   const run = async (query: string) => {
     const mine = ++generation;
@@ -100,7 +101,8 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       if (!item?.result || accepted) return;
       try {
         const editor = await openResult(item.result, { preview: true, preserveFocus: true });
-        editor.setDecorations(highlight, [resultRange(item.result, editor.document)]);
+        // A preview that opens after the pick closed would set a disposed decoration type.
+        if (!hidden) editor.setDecorations(highlight, [resultRange(item.result, editor.document)]);
       } catch (error) {
         deps.log.warn(`cannot preview ${item.result.path}: ${String(error)}`);
       }
@@ -117,8 +119,8 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       await openResult(item.result);
     }),
     pick.onDidHide(async () => {
+      hidden = true;
       clearTimeout(timer);
-      for (const editor of vscode.window.visibleTextEditors) editor.setDecorations(highlight, []);
       for (const d of disposables) d.dispose();
       pick.dispose();
       if (!accepted && restore) {

@@ -25,6 +25,8 @@ export interface PanelState {
   lastUpdate?: number;
   error?: string;
   folders: Array<{ id: string; name: string }>;
+  /** `fusedSearch.debounceMs`: how long the search box waits after the last keystroke. */
+  debounceMs: number;
 }
 
 export type HostNotification =

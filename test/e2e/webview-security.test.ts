@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
+import type { ConsoleMessage } from 'playwright-core';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 
 // test/fixtures/workspace/notes holds a file whose name (given by workspace.renames.json, since
@@ -12,15 +13,46 @@ const HOSTILE_NAME = `<img src=x onerror="document.body.dataset.pwned='name'">.m
 suite('the panel shows hostile file content as text', () => {
   test('names, titles and text with <script>, <img onerror>, javascript: links and entities show literally, and nothing runs', async () => {
     const { page, screenshot, commandPalette } = workbench();
+    // Chromium reports every blocked style, font or script as a console error of the frame it
+    // happened in, and Playwright forwards the webview's frames' messages to the page.
+    const violations: string[] = [];
+    const onConsole = (message: ConsoleMessage) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    };
+    page.on('console', onConsole);
     await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
     await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
     const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     const query = view.locator('#query input');
+    // Once the panel has taken the focus, which would close a palette opened before it does.
     await query.waitFor();
+    // An earlier suite may have loaded the panel before the listener was there: load it again, so
+    // that its first render happens in view of the listener too. The mark tells the two loads apart.
+    await view.locator('body').evaluate((body) => (body.dataset.loadedBeforeListener = 'yes'));
+    await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+    await view.locator('body:not([data-loaded-before-listener]) #query input').waitFor();
     await query.fill('quokka xylophone');
     const hostile = view.locator('.result', { has: view.locator(`button.open[title*="${'onerror='}"]`) });
     await hostile.first().waitFor();
     await screenshot('panel-hostile');
+    page.off('console', onConsole);
+    assert.deepEqual(violations, [], 'nothing the panel shows is blocked by its CSP');
+    // Rendered, not just unblocked: the text field's shadow styles (a constructable stylesheet) and
+    // the stylesheets from the webview's origin (the codicon font's rules, panel.css) apply.
+    const looks = await view.locator('#query').evaluate((field) => {
+      const style = (element: typeof field) => field.ownerDocument.defaultView!.getComputedStyle(element);
+      return {
+        display: style(field).display,
+        border: style(field.shadowRoot!.querySelector('.root')!).borderTopWidth,
+        iconFont: style(field.querySelector('.codicon')!).fontFamily,
+        marginTop: style(field).marginTop,
+      };
+    });
+    const seenStyles = JSON.stringify(looks);
+    assert.equal(looks.display, 'inline-block', `the text field's own styles apply: ${seenStyles}`);
+    assert.equal(looks.border, '1px', `the text field's own styles apply: ${seenStyles}`);
+    assert.equal(looks.marginTop, '8px', `panel.css applies: ${seenStyles}`);
+    assert.match(looks.iconFont, /codicon/, `codicon.css applies: ${seenStyles}`);
 
     const list = view.locator('.result');
     const text = (await list.allTextContents()).join('\n');
@@ -57,6 +89,7 @@ suite('the panel shows hostile file content as text', () => {
       if (name) policy.set(name, values);
     }
     assert.deepEqual(policy.get('default-src'), ["'none'"], page_.csp);
+    assert.ok(!(policy.get('style-src') ?? []).includes("'unsafe-inline'"), `no inline styles: ${page_.csp}`);
     const scriptSrc = policy.get('script-src') ?? [];
     assert.equal(scriptSrc.length, 1, page_.csp);
     assert.match(scriptSrc[0] ?? '', /^'nonce-[A-Za-z0-9+/=]{16,}'$/);

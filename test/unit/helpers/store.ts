@@ -9,8 +9,19 @@ import type { SearchContext } from '../../../src/core/search/pipeline.ts';
 import { IndexStore } from '../../../src/core/store/store.ts';
 import type { ChunkDraft } from '../../../src/core/types.ts';
 
+const made: string[] = [];
+// At exit, not in an `after` hook: one registered here, at import, would run before the test
+// file's own `after` hooks that close the databases and watchers inside these folders. Retried
+// because a child process a test started may still be closing its database in one.
+process.once('exit', () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+});
+
+/** A new empty folder, deleted after the calling test file. */
 export function tempDir(prefix = 'fused-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 export type FileSpec = Record<string, Array<Partial<ChunkDraft> & { text: string }>>;

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'mocha';
+import { workbench } from '../../scripts/vscode-host/workbench.ts';
+
+// The workbench turns each decoration type an extension creates into CSS rules on a class of its
+// own (`ced-…`), kept until the extension disposes the type. Read in the page as source text:
+// these suites compile without the DOM's types.
+const PREVIEW_CLASSES = `[...new Set([...document.querySelectorAll('.monaco-editor .view-overlays [class*="ced-"]')]
+  .flatMap((element) => [...element.classList].filter((name) => name.startsWith('ced-'))))]`;
+const rulesFor = (classes: string[]) => `[...document.styleSheets]
+  .flatMap((sheet) => { try { return [...sheet.cssRules]; } catch { return []; } })
+  .map((rule) => rule.cssText)
+  .filter((text) => ${JSON.stringify(classes)}.some((name) => text.includes('.' + name)))`;
+
+suite('the quick pick\'s preview highlight', () => {
+  test('leaves no style behind once the quick pick closes', async () => {
+    const { page, commandPalette } = workbench();
+    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+    const input = page.locator('.quick-input-widget input[placeholder^="Search the workspace"]');
+    await input.waitFor();
+    await input.fill('content store expiry');
+    await page.locator('.quick-input-widget [role="option"]', { hasText: /store\.ts:\d+/ }).first().waitFor();
+    // The active result is previewed with its lines highlighted.
+    await page.locator('.monaco-editor .view-overlays [class*="ced-"]').first().waitFor();
+    const classes = await page.evaluate<string[]>(PREVIEW_CLASSES);
+    assert.ok((await page.evaluate<string[]>(rulesFor(classes))).length > 0, `the highlight (${classes.join(' ')}) is styled while previewed`);
+
+    // Escape first closes whatever hover the pointer, left where an earlier test clicked, opened.
+    const widget = page.locator('.quick-input-widget');
+    for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
+      await page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+    }
+    assert.equal(await widget.isVisible(), false, 'Escape closes the quick pick');
+    const deadline = Date.now() + 5_000;
+    let left = await page.evaluate<string[]>(rulesFor(classes));
+    while (left.length > 0 && Date.now() < deadline) {
+      await page.waitForTimeout(100);
+      left = await page.evaluate<string[]>(rulesFor(classes));
+    }
+    assert.deepEqual(left, [], 'the highlight\'s decoration type is disposed with the quick pick');
+  });
+});
