@@ -51,14 +51,18 @@ for (const file of walk(root)) {
 }
 
 const rows = [...tallies.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
-const total = rows.reduce(
-  (sum, [, t]) => ({ files: sum.files + t.files, bytes: sum.bytes + t.bytes, chunks: sum.chunks + t.chunks, ms: sum.ms + t.ms }),
-  { files: 0, bytes: 0, chunks: 0, ms: 0 },
-);
+const total = rows.reduce((sum, [, t]) => ({ files: sum.files + t.files, bytes: sum.bytes + t.bytes, chunks: sum.chunks + t.chunks, ms: sum.ms + t.ms }), {
+  files: 0,
+  bytes: 0,
+  chunks: 0,
+  ms: 0,
+});
 console.log(`grammars loaded in ${loadMs.toFixed(0)} ms; chunkMaxBytes ${chunkMaxBytes}`);
 const cpu = process.cpuUsage(cpuAtStart);
 const wallMs = performance.now() - wallAtStart;
-console.log(`${'language'.padEnd(18)} ${'files'.padStart(7)} ${'MB'.padStart(8)} ${'chunks'.padStart(8)} ${'s'.padStart(7)} ${'MB/s'.padStart(7)}  slowest file`);
+console.log(
+  `${'language'.padEnd(18)} ${'files'.padStart(7)} ${'MB'.padStart(8)} ${'chunks'.padStart(8)} ${'s'.padStart(7)} ${'MB/s'.padStart(7)}  slowest file`,
+);
 for (const [language, t] of rows) {
   console.log(
     `${language.padEnd(18)} ${String(t.files).padStart(7)} ${mb(t.bytes).padStart(8)} ${String(t.chunks).padStart(8)} ${(t.ms / 1000).toFixed(2).padStart(7)} ${rate(t.bytes, t.ms).padStart(7)}  ${t.slowest} (${t.slowestMs.toFixed(0)} ms)`,
@@ -67,9 +71,7 @@ for (const [language, t] of rows) {
 console.log(
   `${'total'.padEnd(18)} ${String(total.files).padStart(7)} ${mb(total.bytes).padStart(8)} ${String(total.chunks).padStart(8)} ${(total.ms / 1000).toFixed(2).padStart(7)} ${rate(total.bytes, total.ms).padStart(7)}`,
 );
-console.log(
-  `whole run, reading files included: ${(wallMs / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU`,
-);
+console.log(`whole run, reading files included: ${(wallMs / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU`);
 
 function* walk(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -30,14 +30,21 @@ worker.on('message', (m: FromWorker) => {
   else JSON.stringify(m); // stands in for the status bar text and the panel's state message
   longestHandlerMs = Math.max(longestHandlerMs, performance.now() - t);
 });
-const req = (body: Omit<Request, 'id'>) => new Promise<FromWorker & { type: 'response' }>((ok) => {
-  const id = ++nextId;
-  pending.set(id, ok as (m: FromWorker) => void);
-  worker.postMessage({ ...body, id });
-});
+const req = (body: Omit<Request, 'id'>) =>
+  new Promise<FromWorker & { type: 'response' }>((ok) => {
+    const id = ++nextId;
+    pending.set(id, ok as (m: FromWorker) => void);
+    worker.postMessage({ ...body, id });
+  });
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
-const folder = { id: 'f', name: path.basename(root), root, dbFile: path.join(scratch, 'index.db'), index: { include: [], exclude: [], maxFileBytes: 1048576, chunkMaxBytes: 4096 } };
+const folder = {
+  id: 'f',
+  name: path.basename(root),
+  root,
+  dbFile: path.join(scratch, 'index.db'),
+  index: { include: [], exclude: [], maxFileBytes: 1048576, chunkMaxBytes: 4096 },
+};
 await req({ type: 'open', folders: [folder] } as Omit<Request, 'id'>);
 const ms = (ns: number) => (ns / 1e6).toFixed(1);
 const idle = monitorEventLoopDelay({ resolution: 10 });
@@ -55,8 +62,12 @@ delay.disable();
 const seconds = (performance.now() - started) / 1000;
 const summary = sync.ok ? (sync.value as { files: number; chunks: number }) : undefined;
 console.log(`indexed ${root}: ${summary?.files} files, ${summary?.chunks} chunks in ${seconds.toFixed(1)} s`);
-console.log(`host event-loop delay while indexing: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms; idle floor on this machine (5 s, no work): max ${ms(idle.max)} ms, p99 ${ms(idle.percentile(99))} ms`);
-console.log(`host work while indexing: ${messages} messages (${(messages / seconds).toFixed(1)}/s), longest handler ${longestHandlerMs.toFixed(2)} ms, event-loop utilisation ${(100 * busy.utilization).toFixed(2)}%`);
+console.log(
+  `host event-loop delay while indexing: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms; idle floor on this machine (5 s, no work): max ${ms(idle.max)} ms, p99 ${ms(idle.percentile(99))} ms`,
+);
+console.log(
+  `host work while indexing: ${messages} messages (${(messages / seconds).toFixed(1)}/s), longest handler ${longestHandlerMs.toFixed(2)} ms, event-loop utilisation ${(100 * busy.utilization).toFixed(2)}%`,
+);
 
 // Save → searchable: append a unique word to a file, ask for an update, then search. The first save
 // after the index is built is reported apart: it pays for warming what later saves reuse.
@@ -86,14 +97,25 @@ async function saves(target: string): Promise<void> {
   console.log(
     `save → searchable (${path.relative(root, target)}, ${(Buffer.byteLength(original) / 1024).toFixed(0)} KB): first ${totals[0]!.toFixed(1)} ms ` +
       `(update ${rows[0]!.update.toFixed(1)} + search ${rows[0]!.search.toFixed(1)}), then p50 ${pct(rest, 50).toFixed(1)} ms, max ${Math.max(...rest).toFixed(1)} ms ` +
-      `(update p50 ${pct(rows.slice(1).map((r) => r.update), 50).toFixed(1)}, search p50 ${pct(rows.slice(1).map((r) => r.search), 50).toFixed(1)}; ` +
-      `CPU p50 ${pct(rows.map((r) => r.cpu), 50).toFixed(0)} ms, max ${Math.max(...rows.map((r) => r.cpu)).toFixed(0)} ms)`,
+      `(update p50 ${pct(
+        rows.slice(1).map((r) => r.update),
+        50,
+      ).toFixed(1)}, search p50 ${pct(
+        rows.slice(1).map((r) => r.search),
+        50,
+      ).toFixed(1)}; ` +
+      `CPU p50 ${pct(
+        rows.map((r) => r.cpu),
+        50,
+      ).toFixed(0)} ms, max ${Math.max(...rows.map((r) => r.cpu)).toFixed(0)} ms)`,
   );
 }
 // A user saves some time after the index is built, not within milliseconds of it: give the worker the
 // moment it takes to prepare what the first query needs (src/worker/worker.ts, prepareWhenIdle).
 await new Promise((r) => setTimeout(r, 1_000));
-const targets = process.env.BENCH_FILE ? [process.env.BENCH_FILE] : [path.join(root, 'lib', 'npm.js'), path.join(root, 'node_modules/@npmcli/arborist/lib/node.js')];
+const targets = process.env.BENCH_FILE
+  ? [process.env.BENCH_FILE]
+  : [path.join(root, 'lib', 'npm.js'), path.join(root, 'node_modules/@npmcli/arborist/lib/node.js')];
 for (const target of targets.filter((t) => existsSync(t))) await saves(target);
 
 // Per keystroke: every prefix of a few queries, as the quick pick sends them (round trip).
@@ -105,14 +127,18 @@ for (const query of ['install dependencies', 'package lock file', 'registry auth
     keystrokes.push(performance.now() - t);
   }
 }
-console.log(`per-keystroke query round trip (${keystrokes.length} queries): p50 ${pct(keystrokes, 50).toFixed(1)} ms, p95 ${pct(keystrokes, 95).toFixed(1)} ms`);
+console.log(
+  `per-keystroke query round trip (${keystrokes.length} queries): p50 ${pct(keystrokes, 50).toFixed(1)} ms, p95 ${pct(keystrokes, 95).toFixed(1)} ms`,
+);
 await worker.terminate();
 rmSync(scratch, { recursive: true, force: true });
 
 for (const suite of ['integration', 'e2e']) {
   const log = path.join(import.meta.dirname, '..', 'test-results', suite, 'extension.log');
   const times = existsSync(log) ? [...readFileSync(log, 'utf8').matchAll(/activated in ([\d.]+) ms/g)].map((m) => Number(m[1])) : [];
-  console.log(times.length > 0
-    ? `activation (extension log of the last ${suite} run): ${times.map((t) => `${t.toFixed(1)} ms`).join(', ')}`
-    : `activation: no extension log from a ${suite} run yet (npm run test:${suite} writes test-results/${suite}/extension.log)`);
+  console.log(
+    times.length > 0
+      ? `activation (extension log of the last ${suite} run): ${times.map((t) => `${t.toFixed(1)} ms`).join(', ')}`
+      : `activation: no extension log from a ${suite} run yet (npm run test:${suite} writes test-results/${suite}/extension.log)`,
+  );
 }

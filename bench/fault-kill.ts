@@ -12,7 +12,9 @@ import { parseArgs } from 'node:util';
 import { copyTree, killRound, referenceDigest, removeDatabase, startChild, writeCorpus, type KillRound } from '../test/unit/helpers/fault.ts';
 import { random } from '../test/unit/helpers/random.ts';
 
-const { values } = parseArgs({ options: { kills: { type: 'string', default: '50' }, root: { type: 'string' }, seed: { type: 'string', default: String(Date.now() % 1_000_000) } } });
+const { values } = parseArgs({
+  options: { kills: { type: 'string', default: '50' }, root: { type: 'string' }, seed: { type: 'string', default: String(Date.now() % 1_000_000) } },
+});
 const kills = Number(values.kills);
 const seed = Number(values.seed);
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fault-kill-'));
@@ -41,21 +43,38 @@ try {
     let round: KillRound;
     if (full) {
       removeDatabase(dbFile);
-      round = await killRound({ kind: 'full-index', root, dbFile, afterMs: Math.floor(next() * syncMs * 0.9), seed: seed + i, reference: async () => reference, referenceDb: scratchDb });
+      round = await killRound({
+        kind: 'full-index',
+        root,
+        dbFile,
+        afterMs: Math.floor(next() * syncMs * 0.9),
+        seed: seed + i,
+        reference: async () => reference,
+        referenceDb: scratchDb,
+      });
     } else {
       round = await killRound({
-        kind: 'update-burst', root, dbFile, afterMs: 100 + Math.floor(next() * 2000), seed: seed + i,
-        reference: async () => (reference = await referenceDigest(root, scratchDb)), referenceDb: scratchDb,
+        kind: 'update-burst',
+        root,
+        dbFile,
+        afterMs: 100 + Math.floor(next() * 2000),
+        seed: seed + i,
+        reference: async () => (reference = await referenceDigest(root, scratchDb)),
+        referenceDb: scratchDb,
       });
     }
     rounds.push(round);
     const verdict = round.problems.length === 0 ? 'ok' : `FAIL ${round.problems.join('; ')}`;
-    console.log(`${String(i + 1).padStart(3)} ${round.kind.padEnd(12)} kill at ${String(round.afterMs).padStart(5)} ms ${round.killed ? 'landed' : 'missed (finished first)'}; held ${round.files} files/${round.chunks} chunks; ${verdict}`);
+    console.log(
+      `${String(i + 1).padStart(3)} ${round.kind.padEnd(12)} kill at ${String(round.afterMs).padStart(5)} ms ${round.killed ? 'landed' : 'missed (finished first)'}; held ${round.files} files/${round.chunks} chunks; ${verdict}`,
+    );
   }
   const landed = rounds.filter((r) => r.killed);
   const failed = rounds.filter((r) => r.problems.length > 0);
   const partial = rounds.filter((r) => r.kind === 'full-index' && r.killed && r.files > 0 && r.files < reference.fileCount);
-  console.log(`\n${landed.length} of ${rounds.length} kills landed mid-work (${partial.length} full-index kills left a partial index, the rest came before the first commit or during a burst); ${failed.length} rounds failed a check.`);
+  console.log(
+    `\n${landed.length} of ${rounds.length} kills landed mid-work (${partial.length} full-index kills left a partial index, the rest came before the first commit or during a burst); ${failed.length} rounds failed a check.`,
+  );
   process.exitCode = failed.length === 0 ? 0 : 1;
 } finally {
   fs.rmSync(base, { recursive: true, force: true });

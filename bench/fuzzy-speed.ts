@@ -31,7 +31,6 @@ interface Source {
   docFreq: number[];
 }
 
-
 // SQLite hands the engine a fresh flat string per word; a regex match or a slice is a view into the
 // whole file, and a concatenation is a rope that the build would flatten (and be charged for). Copy,
 // so the build is timed and weighed on what it really gets.
@@ -50,7 +49,7 @@ function fromSourceTree(root: string): Source {
       else if (entry.isFile() && /\.[ch]$/.test(entry.name)) {
         files++;
         const text = readFileSync(path, 'utf8').toLowerCase();
-        for (let start = 0; start < text.length; ) {
+        for (let start = 0; start < text.length;) {
           const cut = text.indexOf('\n', start + CHUNK_CHARS);
           const end = cut < 0 ? text.length : cut + 1;
           chunks++;
@@ -109,10 +108,7 @@ function synthesised(): Source {
   }
   for (let i = 0; i < 1_100_000; i++) {
     const r = rand();
-    const w =
-      r < 0.5
-        ? `0x${Math.floor(rand() * 2 ** 32).toString(16)}`
-        : `${word()}${Math.floor(rand() * 1000)}_${word()}`;
+    const w = r < 0.5 ? `0x${Math.floor(rand() * 2 ** 32).toString(16)}` : `${word()}${Math.floor(rand() * 1000)}_${word()}`;
     add(w, rand() < 0.9 ? 1 : 2);
   }
   return { label: 'synthesised kernel-like vocabulary', words: [...df.keys()].map(fresh), docFreq: [...df.values()] };

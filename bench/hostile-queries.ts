@@ -12,25 +12,80 @@ import { linuxTree } from './lib/linux-tree.ts';
 const LIMIT_MS = 100;
 
 function words(count: number): string {
-  const pool = ['kmalloc', 'spin_lock', 'the', 'struct', 'device', 'page', 'irq', 'mutex', 'buffer', 'driver', 'memory', 'free', 'init', 'list', 'entry', 'xyzzy', 'schedular', 'of', 'to'];
+  const pool = [
+    'kmalloc',
+    'spin_lock',
+    'the',
+    'struct',
+    'device',
+    'page',
+    'irq',
+    'mutex',
+    'buffer',
+    'driver',
+    'memory',
+    'free',
+    'init',
+    'list',
+    'entry',
+    'xyzzy',
+    'schedular',
+    'of',
+    'to',
+  ];
   return Array.from({ length: count }, (_, i) => pool[(i * 7919) % pool.length]).join(' ');
 }
 
 /** [label, query]: one per FTS5 operator and syntax character, and each shape of hostile input. */
 const QUERIES: Array<[string, string]> = [
-  ['AND', 'kmalloc AND kfree'], ['OR', 'kmalloc OR kfree'], ['NOT', 'kmalloc NOT kfree'], ['lone AND', 'AND'], ['lone OR NOT', 'OR NOT'],
-  ['NEAR()', 'NEAR(kmalloc kfree, 5)'], ['NEAR/', 'NEAR/3 kmalloc kfree'], ['NEAR/ alone', 'NEAR/'], ['NEAR( unclosed', 'NEAR(kmalloc'],
-  ['phrase', '"page fault handler"'], ['unbalanced "', '"page fault'], ['only "', '"'], ['many "', '"""""""'],
-  ['unbalanced (', '(((kmalloc'], ['unbalanced )', 'kmalloc)))'], ['parens only', '()()()'],
-  ['column filter', 'title:kmalloc'], ['column set', '{title text}: kmalloc'], ['minus column', '-title: kmalloc'], ['unknown column', 'nosuchcolumn:foo'],
-  ['^ initial', '^kmalloc'], ['^ alone', '^'], ['* prefix', 'kmal*'], ['* alone', '*'], ['* storm', '* * * * a*'],
-  ['+ and -', '+kmalloc -kfree'], [':', ':::'], ['rank/bm25 words', 'rank bm25 MATCH fts_porter'], ['SQL injection', "'); DROP TABLE chunks; --"],
-  ['100 KB query', 'x'.repeat(100 * 1024)], ['100 KB of words', words(20_000).slice(0, 100 * 1024)], ['10,000 words', words(10_000)],
-  ['only stopwords', 'the of to and a an in is it that'], ['only punctuation', '!@#$%^&*()_+-=[]{}|;\':",./<>?`~\\'],
-  ['emoji', '😀🔥💥 kmalloc 👍🏽'], ['emoji 100', '😀'.repeat(100)], ['combining', 'e\u0301'.repeat(500)], ['zalgo', 'k\u0336\u0334m\u0337a\u0335lloc'],
-  ['RTL Arabic', 'مرحبا بالعالم'], ['RTL Hebrew + LTR', 'שלום kmalloc עולם'], ['RTL override', '\u202ekmalloc\u202c'],
-  ['one character', 'a'], ['one digit', '7'], ['one CJK', '中'], ['NUL and control', 'kmal\u0000loc\u0007\u001b[31m'],
-  ['lone surrogate', '\ud800kmalloc'], ['long identifier', 'a_'.repeat(5000)], ['deep dotted path', Array.from({ length: 2000 }, (_, i) => `m${i}`).join('.')],
+  ['AND', 'kmalloc AND kfree'],
+  ['OR', 'kmalloc OR kfree'],
+  ['NOT', 'kmalloc NOT kfree'],
+  ['lone AND', 'AND'],
+  ['lone OR NOT', 'OR NOT'],
+  ['NEAR()', 'NEAR(kmalloc kfree, 5)'],
+  ['NEAR/', 'NEAR/3 kmalloc kfree'],
+  ['NEAR/ alone', 'NEAR/'],
+  ['NEAR( unclosed', 'NEAR(kmalloc'],
+  ['phrase', '"page fault handler"'],
+  ['unbalanced "', '"page fault'],
+  ['only "', '"'],
+  ['many "', '"""""""'],
+  ['unbalanced (', '(((kmalloc'],
+  ['unbalanced )', 'kmalloc)))'],
+  ['parens only', '()()()'],
+  ['column filter', 'title:kmalloc'],
+  ['column set', '{title text}: kmalloc'],
+  ['minus column', '-title: kmalloc'],
+  ['unknown column', 'nosuchcolumn:foo'],
+  ['^ initial', '^kmalloc'],
+  ['^ alone', '^'],
+  ['* prefix', 'kmal*'],
+  ['* alone', '*'],
+  ['* storm', '* * * * a*'],
+  ['+ and -', '+kmalloc -kfree'],
+  [':', ':::'],
+  ['rank/bm25 words', 'rank bm25 MATCH fts_porter'],
+  ['SQL injection', "'); DROP TABLE chunks; --"],
+  ['100 KB query', 'x'.repeat(100 * 1024)],
+  ['100 KB of words', words(20_000).slice(0, 100 * 1024)],
+  ['10,000 words', words(10_000)],
+  ['only stopwords', 'the of to and a an in is it that'],
+  ['only punctuation', '!@#$%^&*()_+-=[]{}|;\':",./<>?`~\\'],
+  ['emoji', '😀🔥💥 kmalloc 👍🏽'],
+  ['emoji 100', '😀'.repeat(100)],
+  ['combining', 'e\u0301'.repeat(500)],
+  ['zalgo', 'k\u0336\u0334m\u0337a\u0335lloc'],
+  ['RTL Arabic', 'مرحبا بالعالم'],
+  ['RTL Hebrew + LTR', 'שלום kmalloc עולם'],
+  ['RTL override', '\u202ekmalloc\u202c'],
+  ['one character', 'a'],
+  ['one digit', '7'],
+  ['one CJK', '中'],
+  ['NUL and control', 'kmal\u0000loc\u0007\u001b[31m'],
+  ['lone surrogate', '\ud800kmalloc'],
+  ['long identifier', 'a_'.repeat(5000)],
+  ['deep dotted path', Array.from({ length: 2000 }, (_, i) => `m${i}`).join('.')],
 ];
 
 async function main(): Promise<void> {
@@ -67,7 +122,9 @@ async function main(): Promise<void> {
     if (max > LIMIT_MS) slow++;
     if (error) failed++;
     const flag = error ? `  THREW: ${error}` : max > LIMIT_MS ? '  SLOW' : '';
-    console.log(`${label.padEnd(18)} ${String(query.length).padStart(7)} ${String(results).padStart(7)} ${times[0]!.toFixed(1).padStart(9)} ${max.toFixed(1).padStart(8)}${flag}`);
+    console.log(
+      `${label.padEnd(18)} ${String(query.length).padStart(7)} ${String(results).padStart(7)} ${times[0]!.toFixed(1).padStart(9)} ${max.toFixed(1).padStart(8)}${flag}`,
+    );
   }
   console.log(`\n${QUERIES.length} hostile queries × ${rounds}: ${failed} threw, ${slow} over ${LIMIT_MS} ms.`);
   engine.close();

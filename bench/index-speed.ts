@@ -41,7 +41,11 @@ async function main(): Promise<void> {
   const runs = ['floor', 'ours'].map((engine) => {
     const dbFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), `bench-${engine}-`)), 'index.db');
     // --liftoff-only and a 4 MB semi-space: how bin/fused-search.cjs runs the engine (see the comment there).
-    const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', engine, dir, dbFile], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+    const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', engine, dir, dbFile], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     if (result.status !== 0) throw new Error(`${engine} run failed`);
     fs.rmSync(path.dirname(dbFile), { recursive: true, force: true });
     return JSON.parse(result.stdout) as Run;
@@ -51,18 +55,27 @@ async function main(): Promise<void> {
 
 function report(runs: Run[]): void {
   const [floorRun, oursRun] = runs as [Run, Run];
-  const row = (r: Run) => [
-    r.engine.padEnd(6), String(r.files).padStart(7), String(r.chunks).padStart(8), (r.textBytes / 1e6).toFixed(1).padStart(8),
-    r.seconds.toFixed(1).padStart(8), (r.textBytes / 1e6 / r.seconds).toFixed(2).padStart(7), (r.dbBytes / 1e6).toFixed(1).padStart(9),
-    (r.dbBytes / r.textBytes).toFixed(2).padStart(7), String(r.maxRssMb).padStart(8),
-    (r.tenths.at(-1)! / r.tenths[0]!).toFixed(2).padStart(9),
-  ].join(' ');
+  const row = (r: Run) =>
+    [
+      r.engine.padEnd(6),
+      String(r.files).padStart(7),
+      String(r.chunks).padStart(8),
+      (r.textBytes / 1e6).toFixed(1).padStart(8),
+      r.seconds.toFixed(1).padStart(8),
+      (r.textBytes / 1e6 / r.seconds).toFixed(2).padStart(7),
+      (r.dbBytes / 1e6).toFixed(1).padStart(9),
+      (r.dbBytes / r.textBytes).toFixed(2).padStart(7),
+      String(r.maxRssMb).padStart(8),
+      (r.tenths.at(-1)! / r.tenths[0]!).toFixed(2).padStart(9),
+    ].join(' ');
   console.log(`engine   files   chunks  text MB  seconds    MB/s  index MB  size/x  peak MB  last/1st`);
   for (const r of runs) console.log(row(r));
   console.log('');
   console.log(`time, ours / floor:        ${(oursRun.seconds / floorRun.seconds).toFixed(2)}×   (target ≤ 1.5×)`);
   console.log(`linearity, ours last/first tenth per-file cost: ${(oursRun.tenths.at(-1)! / oursRun.tenths[0]!).toFixed(2)}   (target ≤ 1.3)`);
-  console.log(`index size, ours / text:   ${(oursRun.dbBytes / oursRun.textBytes).toFixed(2)}×   (target ≤ 4×; floor ${(floorRun.dbBytes / floorRun.textBytes).toFixed(2)}×)`);
+  console.log(
+    `index size, ours / text:   ${(oursRun.dbBytes / oursRun.textBytes).toFixed(2)}×   (target ≤ 4×; floor ${(floorRun.dbBytes / floorRun.textBytes).toFixed(2)}×)`,
+  );
   console.log(`peak memory, ours:         ${oursRun.maxRssMb} MB   (target ≤ 500 MB)`);
   console.log(`seconds per tenth, floor:  ${floorRun.tenths.map((t) => t.toFixed(2)).join(' ')}`);
   console.log(`seconds per tenth, ours:   ${oursRun.tenths.map((t) => t.toFixed(2)).join(' ')}`);
@@ -83,8 +96,14 @@ async function ours(dir: string, dbFile: string): Promise<Run> {
   const seconds = (performance.now() - started) / 1000;
   engine.close();
   return {
-    engine: 'ours', files: summary.files, chunks: summary.chunks, textBytes: summary.bytes, seconds,
-    dbBytes: dbSize(dbFile), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), tenths: tenthsFromMarks(marks, total, started),
+    engine: 'ours',
+    files: summary.files,
+    chunks: summary.chunks,
+    textBytes: summary.bytes,
+    seconds,
+    dbBytes: dbSize(dbFile),
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    tenths: tenthsFromMarks(marks, total, started),
   };
 }
 
@@ -125,7 +144,16 @@ async function floor(dir: string, dbFile: string): Promise<Run> {
   db.close();
   const seconds = (performance.now() - started) / 1000;
   const tenths = tenthEnds.map((end, i) => (end - (i === 0 ? started : tenthEnds[i - 1]!)) / 1000);
-  return { engine: 'floor', files: files.length, chunks, textBytes, seconds, dbBytes: dbSize(dbFile), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), tenths };
+  return {
+    engine: 'floor',
+    files: files.length,
+    chunks,
+    textBytes,
+    seconds,
+    dbBytes: dbSize(dbFile),
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    tenths,
+  };
 }
 
 function tenthsFromMarks(marks: Array<{ done: number; at: number }>, total: number, started: number): number[] {

@@ -39,7 +39,11 @@ interface GoldenRow {
   top: Record<'ours' | 'contentstore' | 'fts5', string | undefined>;
 }
 
-const NAME: Record<string, string> = { fts5: 'FTS5 Porter', contentstore: 'ContentStore', ...Object.fromEntries(ABLATION_NAMES.map((a) => [`ours:${a}`, a === 'full' ? 'ours (full)' : `ours: ${a}`])) };
+const NAME: Record<string, string> = {
+  fts5: 'FTS5 Porter',
+  contentstore: 'ContentStore',
+  ...Object.fromEntries(ABLATION_NAMES.map((a) => [`ours:${a}`, a === 'full' ? 'ours (full)' : `ours: ${a}`])),
+};
 
 /** Ranked document ids, each id once, at most DEPTH. */
 function ranked(ids: Iterable<string>): string[] {
@@ -59,7 +63,14 @@ async function runSet(evalDir: string, set: string): Promise<SetResult> {
   const dir = path.join(evalDir, set);
   const clean = await loadBeir(dir);
   const typo = await loadBeir(dir, { queriesFile: path.join(dir, 'queries-typo.jsonl') });
-  const result: SetResult = { set, queries: clean.queries.length, docs: clean.documents.length, scores: { clean: {}, typo: {} }, seconds: {}, date: new Date().toISOString().slice(0, 10) };
+  const result: SetResult = {
+    set,
+    queries: clean.queries.length,
+    docs: clean.documents.length,
+    scores: { clean: {}, typo: {} },
+    seconds: {},
+    date: new Date().toISOString().slice(0, 10),
+  };
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-quality-${set}-`));
   const time = <T>(key: keyof SetResult['seconds'], f: () => T): T => {
     const started = performance.now();
@@ -70,8 +81,15 @@ async function runSet(evalDir: string, set: string): Promise<SetResult> {
   try {
     // The floor: one row per document, title and text columns, BM25, OR of the quoted words.
     const floor = new Fts5Floor(path.join(work, 'fts5.db'));
-    time('fts5-index', () => floor.db.transaction(() => { for (const doc of clean.documents) floor.replace(doc.id, [{ title: doc.title, text: doc.text }]); })());
-    for (const [variant, dataset] of [['clean', clean], ['typo', typo]] as const) {
+    time('fts5-index', () =>
+      floor.db.transaction(() => {
+        for (const doc of clean.documents) floor.replace(doc.id, [{ title: doc.title, text: doc.text }]);
+      })(),
+    );
+    for (const [variant, dataset] of [
+      ['clean', clean],
+      ['typo', typo],
+    ] as const) {
       result.scores[variant].fts5 = scoreAll(dataset, (text) => ranked(floor.search(text, DEPTH).map((r) => r.source)));
     }
     floor.close();
@@ -85,13 +103,21 @@ async function runSet(evalDir: string, set: string): Promise<SetResult> {
         if (content.trim()) store.index({ content, source: doc.id });
       }
     });
-    for (const [variant, dataset] of [['clean', clean], ['typo', typo]] as const) {
-      result.scores[variant].contentstore = time('contentstore', () => scoreAll(dataset, (text) => ranked(store.searchWithFallback(text, DEPTH).map((r) => r.source))));
+    for (const [variant, dataset] of [
+      ['clean', clean],
+      ['typo', typo],
+    ] as const) {
+      result.scores[variant].contentstore = time('contentstore', () =>
+        scoreAll(dataset, (text) => ranked(store.searchWithFallback(text, DEPTH).map((r) => r.source))),
+      );
     }
     store.close();
 
     // Ours, through the same evaluation the unit tests use.
-    for (const [variant, dataset] of [['clean', clean], ['typo', typo]] as const) {
+    for (const [variant, dataset] of [
+      ['clean', clean],
+      ['typo', typo],
+    ] as const) {
       const report = time('ours:full', () => evaluate(dataset, 'test', ABLATION_NAMES));
       for (const ablation of ABLATION_NAMES) result.scores[variant][`ours:${ablation}`] = report.results[ablation];
     }
@@ -120,7 +146,9 @@ async function runGolden(): Promise<GoldenRow[]> {
     const rows: GoldenRow[] = [];
     for (const golden of GOLDEN_CASES) {
       rows.push({
-        query: golden.query, expected: golden.top, why: golden.why,
+        query: golden.query,
+        expected: golden.top,
+        why: golden.why,
         top: {
           ours: (await engine.search(golden.query, { limit: 5 })).results[0]?.path,
           contentstore: store.searchWithFallback(golden.query, 5)[0]?.source,
@@ -148,42 +176,72 @@ function report(sets: SetResult[], golden: GoldenRow[]): void {
     for (const system of systems) {
       const c = set.scores.clean[system];
       const t = set.scores.typo[system];
-      console.log(`${NAME[system]!.padEnd(16)}  ${f3(c?.ndcg10).padStart(7)} ${f3(c?.mrr10).padStart(7)} ${f3(c?.recall100).padStart(7)} |       ${f3(t?.ndcg10).padStart(7)} ${f3(t?.mrr10).padStart(7)} ${f3(t?.recall100).padStart(7)}`);
+      console.log(
+        `${NAME[system]!.padEnd(16)}  ${f3(c?.ndcg10).padStart(7)} ${f3(c?.mrr10).padStart(7)} ${f3(c?.recall100).padStart(7)} |       ${f3(t?.ndcg10).padStart(7)} ${f3(t?.mrr10).padStart(7)} ${f3(t?.recall100).padStart(7)}`,
+      );
     }
     const best = (variant: Variant) => Math.max(set.scores[variant].fts5!.ndcg10, set.scores[variant].contentstore!.ndcg10);
     const ours = (variant: Variant) => set.scores[variant]['ours:full']!.ndcg10;
     console.log(`ours (full) − best peer, nDCG@10: clean ${(ours('clean') - best('clean')).toFixed(3)}, typo ${(ours('typo') - best('typo')).toFixed(3)}`);
-    console.log(`seconds: ${Object.entries(set.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+    console.log(
+      `seconds: ${Object.entries(set.seconds)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(', ')}`,
+    );
   }
   console.log(`\n--- golden mixed-workspace cases (${golden.length}): top result per engine`);
   const mark = (got: string | undefined, expected: string) => (got === expected ? 'ok' : `MISS (${got ?? 'nothing'})`);
-  for (const row of golden) console.log(`  ${row.query.padEnd(40)} ${row.expected.padEnd(48)} ours ${mark(row.top.ours, row.expected)}; ContentStore ${mark(row.top.contentstore, row.expected)}; FTS5 ${mark(row.top.fts5, row.expected)}`);
+  for (const row of golden)
+    console.log(
+      `  ${row.query.padEnd(40)} ${row.expected.padEnd(48)} ours ${mark(row.top.ours, row.expected)}; ContentStore ${mark(row.top.contentstore, row.expected)}; FTS5 ${mark(row.top.fts5, row.expected)}`,
+    );
   const count = (e: keyof GoldenRow['top']) => golden.filter((r) => r.top[e] === r.expected).length;
-  console.log(`  top-1 correct: ours ${count('ours')}/${golden.length}, ContentStore ${count('contentstore')}/${golden.length}, FTS5 Porter ${count('fts5')}/${golden.length}`);
+  console.log(
+    `  top-1 correct: ours ${count('ours')}/${golden.length}, ContentStore ${count('contentstore')}/${golden.length}, FTS5 Porter ${count('fts5')}/${golden.length}`,
+  );
 }
 
 function plots(sets: SetResult[]): void {
   for (const variant of ['clean', 'typo'] as const) {
-    fs.writeFileSync(path.join(OUT, `ndcg-${variant}.svg`), barChart({
-      title: `nDCG@10 per set — ${variant === 'clean' ? 'clean queries' : 'queries with one misspelled word'}`, yLabel: 'nDCG@10', yMax: 1,
-      groups: sets.map((set) => ({ label: set.set, bars: [
-        { name: 'FTS5 Porter', value: set.scores[variant].fts5!.ndcg10 },
-        { name: 'ContentStore', value: set.scores[variant].contentstore!.ndcg10 },
-        { name: 'ours (full)', value: set.scores[variant]['ours:full']!.ndcg10 },
-      ] })),
-    }));
+    fs.writeFileSync(
+      path.join(OUT, `ndcg-${variant}.svg`),
+      barChart({
+        title: `nDCG@10 per set — ${variant === 'clean' ? 'clean queries' : 'queries with one misspelled word'}`,
+        yLabel: 'nDCG@10',
+        yMax: 1,
+        groups: sets.map((set) => ({
+          label: set.set,
+          bars: [
+            { name: 'FTS5 Porter', value: set.scores[variant].fts5!.ndcg10 },
+            { name: 'ContentStore', value: set.scores[variant].contentstore!.ndcg10 },
+            { name: 'ours (full)', value: set.scores[variant]['ours:full']!.ndcg10 },
+          ],
+        })),
+      }),
+    );
   }
-  fs.writeFileSync(path.join(OUT, 'ndcg-ablations.svg'), barChart({
-    title: 'nDCG@10 of ours per ablation, clean and typo', yLabel: 'nDCG@10', yMax: 1,
-    groups: sets.flatMap((set) => (['clean', 'typo'] as const).map((variant) => ({
-      label: `${set.set} ${variant}`, bars: ABLATION_NAMES.map((a) => ({ name: a, value: set.scores[variant][`ours:${a}`]!.ndcg10 })),
-    }))),
-  }));
+  fs.writeFileSync(
+    path.join(OUT, 'ndcg-ablations.svg'),
+    barChart({
+      title: 'nDCG@10 of ours per ablation, clean and typo',
+      yLabel: 'nDCG@10',
+      yMax: 1,
+      groups: sets.flatMap((set) =>
+        (['clean', 'typo'] as const).map((variant) => ({
+          label: `${set.set} ${variant}`,
+          bars: ABLATION_NAMES.map((a) => ({ name: a, value: set.scores[variant][`ours:${a}`]!.ndcg10 })),
+        })),
+      ),
+    }),
+  );
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const value = (flag: string) => { const i = args.indexOf(flag); return i === -1 ? undefined : args[i + 1]; };
+  const value = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i === -1 ? undefined : args[i + 1];
+  };
   const evalDir = path.resolve(value('--eval-dir') ?? process.env.FUSED_EVAL_DIR ?? '../shared/eval');
   const names = value('--sets')?.split(',') ?? ['scifact', 'cosqa', 'cranfield'];
   if (!fs.existsSync(evalDir)) throw new Error(`${evalDir} does not exist: pass --eval-dir or set FUSED_EVAL_DIR`);

@@ -10,13 +10,62 @@ import { Vocabulary } from '../src/core/search/fuzzy.ts';
 import { linuxTree } from './lib/linux-tree.ts';
 
 const QUERIES = {
-  identifier: ['kmalloc', 'spin_lock_irqsave', 'task_struct', 'copy_from_user', 'list_for_each_entry', 'mutex_lock', 'GFP_KERNEL', 'sk_buff', 'ioremap', 'init_waitqueue_head', 'rcu_read_lock', 'EXPORT_SYMBOL_GPL', 'pci_register_driver', 'dma_alloc_coherent', 'container_of'],
-  question: ['how does the scheduler pick the next task', 'allocate memory in interrupt context', 'where are page faults handled', 'how to register a character device', 'what happens when a process exits', 'flush the tlb after changing page tables', 'read the cpu temperature sensor', 'how is the dentry cache invalidated'],
-  phrase: ['page fault handler', 'memory barrier', 'red black tree', 'network namespace', 'block device', 'virtual file system', 'interrupt handler', 'power management'],
+  identifier: [
+    'kmalloc',
+    'spin_lock_irqsave',
+    'task_struct',
+    'copy_from_user',
+    'list_for_each_entry',
+    'mutex_lock',
+    'GFP_KERNEL',
+    'sk_buff',
+    'ioremap',
+    'init_waitqueue_head',
+    'rcu_read_lock',
+    'EXPORT_SYMBOL_GPL',
+    'pci_register_driver',
+    'dma_alloc_coherent',
+    'container_of',
+  ],
+  question: [
+    'how does the scheduler pick the next task',
+    'allocate memory in interrupt context',
+    'where are page faults handled',
+    'how to register a character device',
+    'what happens when a process exits',
+    'flush the tlb after changing page tables',
+    'read the cpu temperature sensor',
+    'how is the dentry cache invalidated',
+  ],
+  phrase: [
+    'page fault handler',
+    'memory barrier',
+    'red black tree',
+    'network namespace',
+    'block device',
+    'virtual file system',
+    'interrupt handler',
+    'power management',
+  ],
   typo: ['schedular', 'spinlcok', 'interupt handler', 'kmaloc', 'semaphor', 'filesytem mount', 'prcoess exit', 'netwrok device'],
 };
 
-const HOSTILE = ['"', '(((', 'NEAR/3 a b', 'title:x', '^', '*', 'AND OR NOT', '😀'.repeat(100), 'x'.repeat(100_000), 'the '.repeat(10_000), '!!!???', 'مرحبا بالعالم', 'e\u0301'.repeat(500), 'a'];
+const HOSTILE = [
+  '"',
+  '(((',
+  'NEAR/3 a b',
+  'title:x',
+  '^',
+  '*',
+  'AND OR NOT',
+  '😀'.repeat(100),
+  'x'.repeat(100_000),
+  'the '.repeat(10_000),
+  '!!!???',
+  'مرحبا بالعالم',
+  'e\u0301'.repeat(500),
+  'a',
+];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { db: { type: 'string' }, root: { type: 'string' }, rounds: { type: 'string', default: '3' } } });
@@ -50,10 +99,32 @@ async function main(): Promise<void> {
   const { words, docFreq } = engine.store.vocabulary();
   const vocabulary = new Vocabulary(words, docFreq);
   console.log(`\nVocabulary: ${words.length.toLocaleString('en-US')} words, built in ${(performance.now() - vocabularyStarted).toFixed(0)} ms`);
-  const typos = ['schedular', 'spinlcok', 'interupt', 'kmaloc', 'semaphor', 'filesytem', 'prcoess', 'netwrok', 'alocate', 'pointr', 'devcie', 'mutx', 'reigster', 'buffr', 'wirte', 'requets'];
+  const typos = [
+    'schedular',
+    'spinlcok',
+    'interupt',
+    'kmaloc',
+    'semaphor',
+    'filesytem',
+    'prcoess',
+    'netwrok',
+    'alocate',
+    'pointr',
+    'devcie',
+    'mutx',
+    'reigster',
+    'buffr',
+    'wirte',
+    'requets',
+  ];
   const correctionTimes = typos.flatMap((word) => [0, 1, 2].map(() => time(() => vocabulary.correct(word))));
   console.log(`Typo correction, ms: p50 ${pct(correctionTimes, 50).toFixed(2)}  p95 ${pct(correctionTimes, 95).toFixed(2)}  (target p95 ≤ 20)`);
-  console.log(`  e.g. ${typos.slice(0, 6).map((w) => `${w} → ${vocabulary.correct(w)?.to ?? '—'}`).join(', ')}`);
+  console.log(
+    `  e.g. ${typos
+      .slice(0, 6)
+      .map((w) => `${w} → ${vocabulary.correct(w)?.to ?? '—'}`)
+      .join(', ')}`,
+  );
 
   const file = pickFile(engine, 50_000);
   if (file) {
@@ -69,18 +140,25 @@ async function main(): Promise<void> {
       fs.writeFileSync(absPath, original);
       await engine.updateFile(file);
     }
-    console.log(`Re-index one changed ${(original.length / 1000).toFixed(0)} KB file (${file}), ms: p50 ${pct(times, 50).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  (target ≤ 50)`);
+    console.log(
+      `Re-index one changed ${(original.length / 1000).toFixed(0)} KB file (${file}), ms: p50 ${pct(times, 50).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  (target ≤ 50)`,
+    );
   }
 
   const hostile = HOSTILE.map((q) => ({ q, ms: time(() => engine.searchIndexed(q)) }));
   const worst = hostile.reduce((a, b) => (b.ms > a.ms ? b : a));
-  console.log(`Hostile queries (${HOSTILE.length}): max ${worst.ms.toFixed(1)} ms for ${JSON.stringify(worst.q.slice(0, 20))}${worst.q.length > 20 ? '…' : ''}  (target ≤ 100)`);
+  console.log(
+    `Hostile queries (${HOSTILE.length}): max ${worst.ms.toFixed(1)} ms for ${JSON.stringify(worst.q.slice(0, 20))}${worst.q.length > 20 ? '…' : ''}  (target ≤ 100)`,
+  );
   engine.close();
 }
 
 /** A file of about `bytes` bytes from the index, to edit and re-index. */
 function pickFile(engine: Engine, bytes: number): string | undefined {
-  return (engine.store.db.prepare("SELECT path FROM files WHERE language = 'c' ORDER BY abs(size - ?) LIMIT 1").pluck().get(bytes) as string | undefined) ?? undefined;
+  return (
+    (engine.store.db.prepare("SELECT path FROM files WHERE language = 'c' ORDER BY abs(size - ?) LIMIT 1").pluck().get(bytes) as string | undefined) ??
+    undefined
+  );
 }
 
 function time(fn: () => unknown): number {

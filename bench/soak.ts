@@ -15,22 +15,91 @@ import { Engine } from '../src/core/engine.ts';
 import { linuxTree } from './lib/linux-tree.ts';
 
 const MIX = {
-  identifier: ['kmalloc', 'spin_lock_irqsave', 'task_struct', 'copy_from_user', 'list_for_each_entry', 'mutex_lock', 'GFP_KERNEL', 'sk_buff', 'ioremap', 'init_waitqueue_head', 'rcu_read_lock', 'EXPORT_SYMBOL_GPL', 'pci_register_driver', 'dma_alloc_coherent', 'container_of', 'struct file_operations', 'platform_get_irq', 'devm_kzalloc', 'atomic_inc', 'wake_up_process'],
-  phrase: ['page fault handler', 'memory barrier', 'red black tree', 'network namespace', 'block device', 'virtual file system', 'interrupt handler', 'power management', 'reference count', 'ring buffer', 'work queue', 'device tree binding'],
-  typo: ['schedular', 'spinlcok', 'interupt handler', 'kmaloc', 'semaphor', 'filesytem mount', 'prcoess exit', 'netwrok device', 'alocate page', 'mutx unlock', 'regster driver', 'wirte buffer'],
-  question: ['how does the scheduler pick the next task', 'allocate memory in interrupt context', 'where are page faults handled', 'how to register a character device', 'what happens when a process exits', 'flush the tlb after changing page tables', 'read the cpu temperature sensor', 'how is the dentry cache invalidated', 'why would a spinlock be held with interrupts disabled', 'which function copies data from user space into the kernel'],
+  identifier: [
+    'kmalloc',
+    'spin_lock_irqsave',
+    'task_struct',
+    'copy_from_user',
+    'list_for_each_entry',
+    'mutex_lock',
+    'GFP_KERNEL',
+    'sk_buff',
+    'ioremap',
+    'init_waitqueue_head',
+    'rcu_read_lock',
+    'EXPORT_SYMBOL_GPL',
+    'pci_register_driver',
+    'dma_alloc_coherent',
+    'container_of',
+    'struct file_operations',
+    'platform_get_irq',
+    'devm_kzalloc',
+    'atomic_inc',
+    'wake_up_process',
+  ],
+  phrase: [
+    'page fault handler',
+    'memory barrier',
+    'red black tree',
+    'network namespace',
+    'block device',
+    'virtual file system',
+    'interrupt handler',
+    'power management',
+    'reference count',
+    'ring buffer',
+    'work queue',
+    'device tree binding',
+  ],
+  typo: [
+    'schedular',
+    'spinlcok',
+    'interupt handler',
+    'kmaloc',
+    'semaphor',
+    'filesytem mount',
+    'prcoess exit',
+    'netwrok device',
+    'alocate page',
+    'mutx unlock',
+    'regster driver',
+    'wirte buffer',
+  ],
+  question: [
+    'how does the scheduler pick the next task',
+    'allocate memory in interrupt context',
+    'where are page faults handled',
+    'how to register a character device',
+    'what happens when a process exits',
+    'flush the tlb after changing page tables',
+    'read the cpu temperature sensor',
+    'how is the dentry cache invalidated',
+    'why would a spinlock be held with interrupts disabled',
+    'which function copies data from user space into the kernel',
+  ],
 };
 const KINDS = Object.keys(MIX) as Array<keyof typeof MIX>;
 const SOAK_DIR = 'soak-bench';
 const SOAK_FILES = 200;
 
-interface Window { endSeconds: number; queries: number; times: number[]; changes: number; rssMb: number; heapMb: number }
+interface Window {
+  endSeconds: number;
+  queries: number;
+  times: number[];
+  changes: number;
+  rssMb: number;
+  heapMb: number;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      queries: { type: 'string', default: '100000' }, minutes: { type: 'string' }, 'changes-per-second': { type: 'string', default: '10' },
-      'window-seconds': { type: 'string', default: '30' }, db: { type: 'string' }, root: { type: 'string' },
+      queries: { type: 'string', default: '100000' },
+      minutes: { type: 'string' },
+      'changes-per-second': { type: 'string', default: '10' },
+      'window-seconds': { type: 'string', default: '30' },
+      db: { type: 'string' },
+      root: { type: 'string' },
     },
   });
   const maxQueries = Number(values.queries);
@@ -52,8 +121,12 @@ async function main(): Promise<void> {
     await engine.updateFile(soakPath(i));
   }
   const stats = engine.stats();
-  console.log(`Index: ${root}, ${stats.files.toLocaleString('en-US')} files, ${stats.chunks.toLocaleString('en-US')} chunks, ${(stats.diskBytes / 1e9).toFixed(2)} GB`);
-  console.log(`Soak: up to ${maxQueries.toLocaleString('en-US')} queries${values.minutes ? ` or ${values.minutes} minutes` : ''}, ${values['changes-per-second']} file changes per second, windows of ${values['window-seconds']} s\n`);
+  console.log(
+    `Index: ${root}, ${stats.files.toLocaleString('en-US')} files, ${stats.chunks.toLocaleString('en-US')} chunks, ${(stats.diskBytes / 1e9).toFixed(2)} GB`,
+  );
+  console.log(
+    `Soak: up to ${maxQueries.toLocaleString('en-US')} queries${values.minutes ? ` or ${values.minutes} minutes` : ''}, ${values['changes-per-second']} file changes per second, windows of ${values['window-seconds']} s\n`,
+  );
 
   (globalThis as { gc?: () => void }).gc?.();
   const startMem = process.memoryUsage();
@@ -69,7 +142,9 @@ async function main(): Promise<void> {
   const latest = new Map<string, string>();
   const failures: string[] = [];
 
-  console.log(`${'window end s'.padStart(12)} ${'queries'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'changes'.padStart(8)} ${'rss MB'.padStart(7)} ${'heap MB'.padStart(8)}`);
+  console.log(
+    `${'window end s'.padStart(12)} ${'queries'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'changes'.padStart(8)} ${'rss MB'.padStart(7)} ${'heap MB'.padStart(8)}`,
+  );
   const closeWindow = (now: number) => {
     const memory = process.memoryUsage();
     current.endSeconds = (now - started) / 1000;
@@ -77,7 +152,14 @@ async function main(): Promise<void> {
     current.heapMb = memory.heapUsed / 1e6;
     windows.push(current);
     const t = current.times;
-    console.log(`${current.endSeconds.toFixed(0).padStart(12)} ${String(current.queries).padStart(8)} ${pct(t, 50).toFixed(1).padStart(7)} ${pct(t, 95).toFixed(1).padStart(7)} ${pct(t, 99).toFixed(1).padStart(7)} ${Math.max(0, ...t).toFixed(1).padStart(7)} ${String(current.changes).padStart(8)} ${current.rssMb.toFixed(0).padStart(7)} ${current.heapMb.toFixed(0).padStart(8)}`);
+    console.log(
+      `${current.endSeconds.toFixed(0).padStart(12)} ${String(current.queries).padStart(8)} ${pct(t, 50).toFixed(1).padStart(7)} ${pct(t, 95).toFixed(1).padStart(7)} ${pct(t, 99).toFixed(1).padStart(7)} ${Math.max(
+        0,
+        ...t,
+      )
+        .toFixed(1)
+        .padStart(7)} ${String(current.changes).padStart(8)} ${current.rssMb.toFixed(0).padStart(7)} ${current.heapMb.toFixed(0).padStart(8)}`,
+    );
     current = { endSeconds: 0, queries: 0, times: [], changes: 0, rssMb: 0, heapMb: 0 };
   };
 
@@ -89,7 +171,10 @@ async function main(): Promise<void> {
         nextChangeAt += changeEveryMs;
         const i = changes % SOAK_FILES;
         const token = `soakchange${changes}`;
-        fs.writeFileSync(path.join(root, soakPath(i)), `# Soak file ${i}\n\n${token} ${MIX.phrase[changes % MIX.phrase.length]}\n\n${'filler words for the soak '.repeat(changes % 50)}\n`);
+        fs.writeFileSync(
+          path.join(root, soakPath(i)),
+          `# Soak file ${i}\n\n${token} ${MIX.phrase[changes % MIX.phrase.length]}\n\n${'filler words for the soak '.repeat(changes % 50)}\n`,
+        );
         await engine.updateFile(soakPath(i));
         latest.set(soakPath(i), token);
         if (engine.searchIndexed(token, { fuzzy: 'off' }).results.some((r) => r.path === soakPath(i))) visibleNow++;
@@ -125,17 +210,26 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     (globalThis as { gc?: () => void }).gc?.();
     const endMem = process.memoryUsage();
-    console.log(`\n${served.toLocaleString('en-US')} queries in ${seconds.toFixed(0)} s (${(served / seconds).toFixed(0)}/s) while ${changes.toLocaleString('en-US')} changes were indexed (${(changes / seconds).toFixed(1)}/s)`);
-    console.log(`Latency, ms: p50 ${pct(all, 50).toFixed(1)}  p95 ${pct(all, 95).toFixed(1)}  p99 ${pct(all, 99).toFixed(1)}  max ${Math.max(...all).toFixed(1)}`);
-    for (const [kind, times] of byKind) console.log(`  ${kind.padEnd(10)} p50 ${pct(times, 50).toFixed(1)}  p95 ${pct(times, 95).toFixed(1)}  p99 ${pct(times, 99).toFixed(1)}`);
-    console.log(`Memory, MB (after GC${(globalThis as { gc?: () => void }).gc ? '' : ' — run with --expose-gc for exact figures'}): rss ${(startMem.rss / 1e6).toFixed(0)} → ${(endMem.rss / 1e6).toFixed(0)}, heap ${(startMem.heapUsed / 1e6).toFixed(0)} → ${(endMem.heapUsed / 1e6).toFixed(0)}`);
+    console.log(
+      `\n${served.toLocaleString('en-US')} queries in ${seconds.toFixed(0)} s (${(served / seconds).toFixed(0)}/s) while ${changes.toLocaleString('en-US')} changes were indexed (${(changes / seconds).toFixed(1)}/s)`,
+    );
+    console.log(
+      `Latency, ms: p50 ${pct(all, 50).toFixed(1)}  p95 ${pct(all, 95).toFixed(1)}  p99 ${pct(all, 99).toFixed(1)}  max ${Math.max(...all).toFixed(1)}`,
+    );
+    for (const [kind, times] of byKind)
+      console.log(`  ${kind.padEnd(10)} p50 ${pct(times, 50).toFixed(1)}  p95 ${pct(times, 95).toFixed(1)}  p99 ${pct(times, 99).toFixed(1)}`);
+    console.log(
+      `Memory, MB (after GC${(globalThis as { gc?: () => void }).gc ? '' : ' — run with --expose-gc for exact figures'}): rss ${(startMem.rss / 1e6).toFixed(0)} → ${(endMem.rss / 1e6).toFixed(0)}, heap ${(startMem.heapUsed / 1e6).toFixed(0)} → ${(endMem.heapUsed / 1e6).toFixed(0)}`,
+    );
     if (windows.length >= 4) {
       const half = Math.floor(windows.length / 2);
       const firstHalf = Math.max(...windows.slice(1, half).map((w) => w.rssMb));
       const secondHalf = Math.max(...windows.slice(half).map((w) => w.rssMb));
       console.log(`Peak rss, first half vs second half of the run: ${firstHalf.toFixed(0)} vs ${secondHalf.toFixed(0)} MB`);
     }
-    console.log(`Changes searchable right after their update: ${visibleNow} of ${changes}; newest version of every changed file searchable at the end: ${finalVisible} of ${latest.size}`);
+    console.log(
+      `Changes searchable right after their update: ${visibleNow} of ${changes}; newest version of every changed file searchable at the end: ${finalVisible} of ${latest.size}`,
+    );
     for (const failure of failures.slice(0, 10)) console.log(`  MISSED ${failure}`);
     process.exitCode = failures.length === 0 ? 0 : 1;
   } finally {

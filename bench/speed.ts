@@ -16,7 +16,19 @@ import path from 'node:path';
 import { readTextFile } from '../src/core/crawl/index.ts';
 import { Engine } from '../src/core/engine.ts';
 import { resolveIndexOptions } from '../src/core/options.ts';
-import { dbSize, linuxTree, mediumTree, MEDIUM_PACKAGE, npmTree, peakRssMb, percentile, perFileCurve, textFiles, type CorpusFile, type Mark } from './lib/corpora.ts';
+import {
+  dbSize,
+  linuxTree,
+  mediumTree,
+  MEDIUM_PACKAGE,
+  npmTree,
+  peakRssMb,
+  percentile,
+  perFileCurve,
+  textFiles,
+  type CorpusFile,
+  type Mark,
+} from './lib/corpora.ts';
 import { contextModeVersion, fiftyLinePieces, Fts5Floor, openContentStore } from './lib/peers.ts';
 import { lineChart } from './lib/svg.ts';
 
@@ -28,7 +40,10 @@ const WARM_ROUNDS = 5;
 const OUT = path.resolve('docs/benchmarks');
 
 type QueryKind = 'identifier' | 'question' | 'phrase' | 'typo';
-interface Query { kind: QueryKind; text: string }
+interface Query {
+  kind: QueryKind;
+  text: string;
+}
 interface Corpus {
   name: string;
   dir: () => string;
@@ -43,28 +58,56 @@ const q = (kind: QueryKind, ...texts: string[]): Query[] => texts.map((text) => 
 
 const CORPORA: Corpus[] = [
   {
-    name: 'npm', dir: npmTree, literal: 'buildIdealTree', twoWords: ['peer', 'dependency'],
+    name: 'npm',
+    dir: npmTree,
+    literal: 'buildIdealTree',
+    twoWords: ['peer', 'dependency'],
     queries: [
       ...q('identifier', 'buildIdealTree', 'loadVirtual', 'getCredentialsByURI', 'npm_config_cache'),
-      ...q('question', 'how are lifecycle scripts run', 'where is the cache cleaned', 'how does npm resolve a peer dependency conflict', 'what happens when the registry returns 404'),
+      ...q(
+        'question',
+        'how are lifecycle scripts run',
+        'where is the cache cleaned',
+        'how does npm resolve a peer dependency conflict',
+        'what happens when the registry returns 404',
+      ),
       ...q('phrase', 'peer dependency', 'package-lock file', 'lifecycle scripts', 'global install'),
       ...q('typo', 'depndency tree', 'registy auth token', 'lifecyle scripts', 'instal global package'),
     ],
   },
   {
-    name: 'rxjs', dir: mediumTree, literal: 'shareReplay', twoWords: ['higher-order', 'observable'],
+    name: 'rxjs',
+    dir: mediumTree,
+    literal: 'shareReplay',
+    twoWords: ['higher-order', 'observable'],
     queries: [
       ...q('identifier', 'switchMap', 'BehaviorSubject', 'shareReplay', 'observeOn'),
-      ...q('question', 'how to cancel the previous request when a new value arrives', 'what happens when a subscriber unsubscribes', 'how do I retry with a delay', 'which operator combines the latest values'),
+      ...q(
+        'question',
+        'how to cancel the previous request when a new value arrives',
+        'what happens when a subscriber unsubscribes',
+        'how do I retry with a delay',
+        'which operator combines the latest values',
+      ),
       ...q('phrase', 'higher-order observable', 'marble diagram', 'teardown logic', 'error notification'),
       ...q('typo', 'subscibe observable', 'obsevable completes', 'debouce time', 'scheduer async'),
     ],
   },
   {
-    name: 'linux', dir: linuxTree, literal: 'spin_lock_irqsave', twoWords: ['page', 'fault'], capSeconds: 240,
+    name: 'linux',
+    dir: linuxTree,
+    literal: 'spin_lock_irqsave',
+    twoWords: ['page', 'fault'],
+    capSeconds: 240,
     queries: [
       ...q('identifier', 'spin_lock_irqsave', 'copy_from_user', 'kmalloc', 'schedule_timeout'),
-      ...q('question', 'how does the scheduler pick the next task', 'free memory when the device is removed', 'where are page faults handled', 'how is the watchdog timer reset'),
+      ...q(
+        'question',
+        'how does the scheduler pick the next task',
+        'free memory when the device is removed',
+        'where are page faults handled',
+        'how is the watchdog timer reset',
+      ),
       ...q('phrase', 'page fault', 'memory barrier', 'interrupt handler', 'reference count'),
       ...q('typo', 'schedular next task', 'interupt handler', 'alocate buffer', 'spinlok contention'),
     ],
@@ -125,7 +168,11 @@ async function childIndex(engine: EngineName, dir: string, work: string, capSeco
 
   if (engine === 'ours') {
     const ours = await Engine.open({ root: dir, dbFile });
-    const summary = await ours.sync({ onProgress: (p) => { if (p.phase === 'indexing') marks.push({ done: p.filesDone, ms: clock() }); } });
+    const summary = await ours.sync({
+      onProgress: (p) => {
+        if (p.phase === 'indexing') marks.push({ done: p.filesDone, ms: clock() });
+      },
+    });
     // As `fused-search index` and every long-running host do: the vocabulary is stored with the
     // index, so the query child's first typo does not spend seconds building it.
     ours.prepareVocabulary();
@@ -177,8 +224,18 @@ async function childIndex(engine: EngineName, dir: string, work: string, capSeco
   function finish(seconds: number): IndexRun {
     const total = engine === 'ours' ? (marks.at(-1)?.done ?? files.length) : files.length;
     return {
-      engine, files: indexed, filesTotal: files.length, textBytes, seconds, dbBytes: dbSize(dbFile), peakMb: peakRssMb(), capped,
-      tenths: perFileCurve(marks, total, 10), curve: perFileCurve(marks, total, 50), reindexMs, reindexPath: target.relPath,
+      engine,
+      files: indexed,
+      filesTotal: files.length,
+      textBytes,
+      seconds,
+      dbBytes: dbSize(dbFile),
+      peakMb: peakRssMb(),
+      capped,
+      tenths: perFileCurve(marks, total, 10),
+      curve: perFileCurve(marks, total, 50),
+      reindexMs,
+      reindexPath: target.relPath,
     };
   }
 }
@@ -267,7 +324,11 @@ function ripgrepQueries(corpus: Corpus, dir: string, rounds: number): QueryRun {
 function spawnChild(args: string[]): unknown {
   // --liftoff-only and a 4 MB semi-space are how bin/fused-search.cjs runs our engine (see there);
   // the peers use no wasm, and their runs get the same flags.
-  const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', ...args], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+  const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (result.status !== 0) throw new Error(`child ${args.slice(0, 2).join(' ')} failed (${result.status})`);
   return JSON.parse(result.stdout);
 }
@@ -297,7 +358,13 @@ async function runCorpus(corpus: Corpus, capOverride: number | undefined): Promi
     const twoPattern = `${a}.*${b}|${b}.*${a}`;
     const two = Array.from({ length: rounds + 1 }, () => rg(['-i', '-l', twoPattern], dir));
     return {
-      corpus: corpus.name, dir, files: files.length, textBytes, queries: corpus.queries, index, query,
+      corpus: corpus.name,
+      dir,
+      files: files.length,
+      textBytes,
+      queries: corpus.queries,
+      index,
+      query,
       ripgrep: {
         literal: { pattern: `rg -F -l ${corpus.literal}`, ms: literal.map((r) => r.ms), files: literal[0]!.files },
         twoWords: { pattern: `rg -i -l '${twoPattern}'`, ms: two.map((r) => r.ms), files: two[0]!.files },
@@ -312,8 +379,14 @@ async function runCorpus(corpus: Corpus, capOverride: number | undefined): Promi
 function machine(): Record<string, string> {
   const rgVersion = spawnSync('rg', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? '?';
   return {
-    cpu: `${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}`, memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`, os: `${os.type()} ${os.release()}`,
-    node: process.version, contextMode: contextModeVersion(), ripgrep: rgVersion, medium: MEDIUM_PACKAGE, date: new Date().toISOString().slice(0, 10),
+    cpu: `${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    contextMode: contextModeVersion(),
+    ripgrep: rgVersion,
+    medium: MEDIUM_PACKAGE,
+    date: new Date().toISOString().slice(0, 10),
   };
 }
 
@@ -338,55 +411,105 @@ function table(header: string[], rows: string[][]): string {
 function report(result: CorpusResult): void {
   const by = (e: EngineName) => result.index.find((r) => r.engine === e)!;
   console.log(`\n--- ${result.corpus}: indexing (${result.files} files, ${(result.textBytes / 1e6).toFixed(1)} MB of text)`);
-  console.log(table(
-    ['engine', 'files', 'seconds', 'MB/s', 'index MB', 'size/text', 'peak MB', 'ms/file 1st tenth', 'last tenth', 'last/1st', 're-index ms'],
-    result.index.map((r) => [
-      LABEL[r.engine] + (r.capped ? ' (capped)' : ''), `${r.files}`, fmt(r.seconds), fmt(r.textBytes / 1e6 / r.seconds, 2), fmt(r.dbBytes / 1e6), fmt(r.dbBytes / r.textBytes, 2), `${r.peakMb}`,
-      fmt(r.tenths[0]?.msPerFile ?? NaN, 2), fmt(r.tenths.at(-1)?.msPerFile ?? NaN, 2), fmt((r.tenths.at(-1)?.msPerFile ?? NaN) / (r.tenths[0]?.msPerFile ?? NaN), 2), fmt(r.reindexMs, 1),
-    ]),
-  ));
+  console.log(
+    table(
+      ['engine', 'files', 'seconds', 'MB/s', 'index MB', 'size/text', 'peak MB', 'ms/file 1st tenth', 'last tenth', 'last/1st', 're-index ms'],
+      result.index.map((r) => [
+        LABEL[r.engine] + (r.capped ? ' (capped)' : ''),
+        `${r.files}`,
+        fmt(r.seconds),
+        fmt(r.textBytes / 1e6 / r.seconds, 2),
+        fmt(r.dbBytes / 1e6),
+        fmt(r.dbBytes / r.textBytes, 2),
+        `${r.peakMb}`,
+        fmt(r.tenths[0]?.msPerFile ?? NaN, 2),
+        fmt(r.tenths.at(-1)?.msPerFile ?? NaN, 2),
+        fmt((r.tenths.at(-1)?.msPerFile ?? NaN) / (r.tenths[0]?.msPerFile ?? NaN), 2),
+        fmt(r.reindexMs, 1),
+      ]),
+    ),
+  );
   for (const r of result.index) console.log(`  ${LABEL[r.engine].padEnd(13)} ms/file by tenth: ${r.tenths.map((t) => fmt(t.msPerFile, 2)).join(' ')}`);
   const cs = by('contentstore');
   const ours = by('ours');
   const csPerFile = (cs.seconds * 1000) / cs.files;
   const oursPerFile = (ours.seconds * 1000) / ours.files;
-  console.log(`  ratio ContentStore / ours, time per file indexed: ${fmt(csPerFile / oursPerFile, 1)}×${cs.capped ? ` (ContentStore capped at ${cs.files} of ${cs.filesTotal} files)` : ''}; re-index of ${ours.reindexPath}: ${fmt(cs.reindexMs / ours.reindexMs, 1)}×`);
+  console.log(
+    `  ratio ContentStore / ours, time per file indexed: ${fmt(csPerFile / oursPerFile, 1)}×${cs.capped ? ` (ContentStore capped at ${cs.files} of ${cs.filesTotal} files)` : ''}; re-index of ${ours.reindexPath}: ${fmt(cs.reindexMs / ours.reindexMs, 1)}×`,
+  );
 
-  console.log(`\n--- ${result.corpus}: query latency, ms (${result.queries.length} queries × ${LIMIT} results; cold = first run after opening, warm = ${WARM_ROUNDS} more rounds)`);
+  console.log(
+    `\n--- ${result.corpus}: query latency, ms (${result.queries.length} queries × ${LIMIT} results; cold = first run after opening, warm = ${WARM_ROUNDS} more rounds)`,
+  );
   const stats = result.query.map((run) => ({ run, s: latencyStats(run) }));
-  console.log(table(
-    ['engine', 'open', 'cold p50', 'p95', 'p99', 'warm p50', 'p95', 'p99', 'empty results'],
-    stats.map(({ run, s }) => [LABEL[run.engine], fmt(run.openMs), ...s.cold.map((v) => fmt(v, 2)), ...s.warm.map((v) => fmt(v, 2)), `${run.hits.filter((h) => h === 0).length}/${run.hits.length}`]),
-  ));
+  console.log(
+    table(
+      ['engine', 'open', 'cold p50', 'p95', 'p99', 'warm p50', 'p95', 'p99', 'empty results'],
+      stats.map(({ run, s }) => [
+        LABEL[run.engine],
+        fmt(run.openMs),
+        ...s.cold.map((v) => fmt(v, 2)),
+        ...s.warm.map((v) => fmt(v, 2)),
+        `${run.hits.filter((h) => h === 0).length}/${run.hits.length}`,
+      ]),
+    ),
+  );
   const warm95 = (e: string) => stats.find((x) => x.run.engine === e)!.s.warm[1];
-  console.log(`  ratio warm p95, ours / ContentStore: ${fmt(warm95('ours') / warm95('contentstore'), 2)}×; ripgrep / ours: ${fmt(warm95('ripgrep') / warm95('ours'), 1)}×`);
+  console.log(
+    `  ratio warm p95, ours / ContentStore: ${fmt(warm95('ours') / warm95('contentstore'), 2)}×; ripgrep / ours: ${fmt(warm95('ripgrep') / warm95('ours'), 1)}×`,
+  );
   const twoIndex = result.queries.findIndex((x) => x.text === `${CORPORA.find((c) => c.name === result.corpus)!.twoWords.join(' ')}`);
   const oursRun = result.query.find((r) => r.engine === 'ours')!;
   const oursTwo = twoIndex >= 0 ? median(oursRun.warm[twoIndex]!) : NaN;
   console.log(`\n--- ${result.corpus}: ripgrep over the same tree, ms (median of ${result.ripgrep.literal.ms.length})`);
   console.log(`  literal:             ${fmt(median(result.ripgrep.literal.ms))}  (${result.ripgrep.literal.pattern}; ${result.ripgrep.literal.files} files)`);
-  console.log(`  two words, any case: ${fmt(median(result.ripgrep.twoWords.ms))}  (${result.ripgrep.twoWords.pattern}; ${result.ripgrep.twoWords.files} files)`);
-  if (twoIndex >= 0) console.log(`  ours for "${result.queries[twoIndex]!.text}", warm median: ${fmt(oursTwo, 2)} → ripgrep / ours ${fmt(median(result.ripgrep.twoWords.ms) / oursTwo, 0)}×`);
+  console.log(
+    `  two words, any case: ${fmt(median(result.ripgrep.twoWords.ms))}  (${result.ripgrep.twoWords.pattern}; ${result.ripgrep.twoWords.files} files)`,
+  );
+  if (twoIndex >= 0)
+    console.log(
+      `  ours for "${result.queries[twoIndex]!.text}", warm median: ${fmt(oursTwo, 2)} → ripgrep / ours ${fmt(median(result.ripgrep.twoWords.ms) / oursTwo, 0)}×`,
+    );
 }
 
 function plots(): void {
-  const results = fs.readdirSync(OUT).filter((f) => /^speed-.*\.json$/.test(f)).map((f) => JSON.parse(fs.readFileSync(path.join(OUT, f), 'utf8')) as CorpusResult);
+  const results = fs
+    .readdirSync(OUT)
+    .filter((f) => /^speed-.*\.json$/.test(f))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(OUT, f), 'utf8')) as CorpusResult);
   for (const result of results) {
-    fs.writeFileSync(path.join(OUT, `index-cost-${result.corpus}.svg`), lineChart({
-      title: `Per-file indexing cost as the index grows — ${result.corpus}`, xLabel: 'files indexed so far', yLabel: 'ms per file (window of 2% of the files)', logY: true,
-      series: result.index.map((r) => ({ name: LABEL[r.engine] + (r.capped ? ' (capped)' : ''), points: r.curve.map((p) => [p.upTo, p.msPerFile] as [number, number]) })),
-    }));
-    fs.writeFileSync(path.join(OUT, `latency-${result.corpus}.svg`), lineChart({
-      title: `Query latency, warm — ${result.corpus} (share of queries answered within x ms)`, xLabel: 'ms (log scale)', yLabel: 'share of query runs', logX: true,
-      series: result.query.flatMap((run) => {
-        const w = sorted(run.warm.flat());
-        const c = sorted(run.cold);
-        return [
-          { name: `${LABEL[run.engine]} warm`, points: w.map((v, i) => [v, (i + 1) / w.length] as [number, number]) },
-          ...(run.engine === 'ripgrep' ? [] : [{ name: `${LABEL[run.engine]} cold`, dashed: true, points: c.map((v, i) => [v, (i + 1) / c.length] as [number, number]) }]),
-        ];
+    fs.writeFileSync(
+      path.join(OUT, `index-cost-${result.corpus}.svg`),
+      lineChart({
+        title: `Per-file indexing cost as the index grows — ${result.corpus}`,
+        xLabel: 'files indexed so far',
+        yLabel: 'ms per file (window of 2% of the files)',
+        logY: true,
+        series: result.index.map((r) => ({
+          name: LABEL[r.engine] + (r.capped ? ' (capped)' : ''),
+          points: r.curve.map((p) => [p.upTo, p.msPerFile] as [number, number]),
+        })),
       }),
-    }));
+    );
+    fs.writeFileSync(
+      path.join(OUT, `latency-${result.corpus}.svg`),
+      lineChart({
+        title: `Query latency, warm — ${result.corpus} (share of queries answered within x ms)`,
+        xLabel: 'ms (log scale)',
+        yLabel: 'share of query runs',
+        logX: true,
+        series: result.query.flatMap((run) => {
+          const w = sorted(run.warm.flat());
+          const c = sorted(run.cold);
+          return [
+            { name: `${LABEL[run.engine]} warm`, points: w.map((v, i) => [v, (i + 1) / w.length] as [number, number]) },
+            ...(run.engine === 'ripgrep'
+              ? []
+              : [{ name: `${LABEL[run.engine]} cold`, dashed: true, points: c.map((v, i) => [v, (i + 1) / c.length] as [number, number]) }]),
+          ];
+        }),
+      }),
+    );
   }
 }
 
@@ -399,7 +522,10 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(run));
     return;
   }
-  const value = (flag: string) => { const i = args.indexOf(flag); return i === -1 ? undefined : args[i + 1]; };
+  const value = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i === -1 ? undefined : args[i + 1];
+  };
   if (args.includes('--plots-only')) return plots();
   const only = value('--only')?.split(',') ?? ['npm', 'rxjs', ...(args.includes('--linux') ? ['linux'] : [])];
   const cap = value('--cap-seconds');

@@ -22,7 +22,10 @@ const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf
 for (const key of ['scripts', 'devDependencies', 'dependencies', 'allowScripts', 'overrides', 'bin']) delete manifest[key];
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2));
 // The repository README links into the repository; the package gets a self-contained one.
-writeFileSync(join(stage, 'README.md'), `# Fused Search\n\n${String(manifest.description)}\n\nRun **Fused Search: Search Workspace** (Ctrl+Alt+F), or open the Fused Search view in the activity bar. Every result says which stage ranked it (RRF, proximity or fuzzy) and why.\n`);
+writeFileSync(
+  join(stage, 'README.md'),
+  `# Fused Search\n\n${String(manifest.description)}\n\nRun **Fused Search: Search Workspace** (Ctrl+Alt+F), or open the Fused Search view in the activity bar. Every result says which stage ranked it (RRF, proximity or fuzzy) and why.\n`,
+);
 for (const file of ['extension.cjs', 'worker.cjs', 'cli.cjs', 'prepare-worker.cjs']) copy(`dist/${file}`);
 for (const file of readdirSync(join(projectRoot, 'media/dist')).filter((f) => !f.endsWith('.map'))) copy(`media/dist/${file}`);
 
@@ -37,10 +40,14 @@ for (const binary of readdirSync(join(projectRoot, sqlite, 'prebuilds')).filter(
 const grammarsSource = readFileSync(join(projectRoot, 'src/core/chunk/code-languages.ts'), 'utf8');
 const grammars = new Set([...grammarsSource.matchAll(/grammar: '([a-z-]+)'/g)].map((m) => `tree-sitter-${m[1]}.wasm`));
 const treeSitter = 'node_modules/@vscode/tree-sitter-wasm';
-for (const item of ['package.json', 'LICENSE', 'wasm/tree-sitter.js', 'wasm/tree-sitter.wasm', ...[...grammars].map((g) => `wasm/${g}`)]) vendor(`${treeSitter}/${item}`);
+for (const item of ['package.json', 'LICENSE', 'wasm/tree-sitter.js', 'wasm/tree-sitter.wasm', ...[...grammars].map((g) => `wasm/${g}`)])
+  vendor(`${treeSitter}/${item}`);
 writeFileSync(join(stage, 'LICENSE'), 'MIT License\n\nCopyright (c) Fused Search contributors\n');
 
 const out = join(projectRoot, `fused-search-${String(manifest.version)}.vsix`);
 const vsce = join(projectRoot, 'node_modules/@vscode/vsce/vsce');
-const run = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: stage, stdio: 'inherit' });
+const run = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
+  cwd: stage,
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

@@ -14,26 +14,56 @@ for (const step of [['scripts/vscode-host/install.ts'], ['esbuild.mjs']]) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-const port = Number(process.env.PORT) || (await new Promise<number>((ok, fail) => {
-  const server = createServer().once('error', fail).listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    server.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port'))));
-  });
-}));
+const port =
+  Number(process.env.PORT) ||
+  (await new Promise<number>((ok, fail) => {
+    const server = createServer()
+      .once('error', fail)
+      .listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port'))));
+      });
+  }));
 const state = join(resolve(cacheDir, '..'), 'start');
 mkdirSync(join(state, 'user-data', 'User'), { recursive: true });
 writeFileSync(join(state, 'config.yaml'), 'auth: none\n');
-const server = spawn(process.execPath, [
-  entryScript, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-  // Honours the development extension named in the URL's payload (the server's command line cannot).
-  '--vscode-option', 'enable-smoke-test-driver',
-  '--config', join(state, 'config.yaml'), '--user-data-dir', join(state, 'user-data'), '--extensions-dir', join(state, 'extensions'), folder,
-], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, XDG_DATA_HOME: join(state, 'data') } });
+const server = spawn(
+  process.execPath,
+  [
+    entryScript,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    // Honours the development extension named in the URL's payload (the server's command line cannot).
+    '--vscode-option',
+    'enable-smoke-test-driver',
+    '--config',
+    join(state, 'config.yaml'),
+    '--user-data-dir',
+    join(state, 'user-data'),
+    '--extensions-dir',
+    join(state, 'extensions'),
+    folder,
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, XDG_DATA_HOME: join(state, 'data') } },
+);
 
-const payload = [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${projectRoot}`], ['skipWelcome', 'true']];
+const payload = [
+  ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${projectRoot}`],
+  ['skipWelcome', 'true'],
+];
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 for (let i = 0; i < 240; i++) {
-  if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   await new Promise((r) => setTimeout(r, 250));
 }
 console.log(`\nFused Search (development) on ${folder}:\n\n  ${url}\n\nCtrl-C stops code-server.`);

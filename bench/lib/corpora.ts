@@ -46,7 +46,10 @@ export function linuxTree(): string {
   const text = fs.readFileSync(gitignore, 'utf8');
   if (/^\/\*$/m.test(text)) {
     fs.copyFileSync(gitignore, path.join(target, '.gitignore.debian'));
-    const kept = text.split('\n').filter((line) => line !== '/*' && line !== '!/debian/').join('\n');
+    const kept = text
+      .split('\n')
+      .filter((line) => line !== '/*' && line !== '!/debian/')
+      .join('\n');
     fs.rmSync(gitignore);
     fs.writeFileSync(gitignore, kept);
   }

@@ -25,4 +25,3 @@ export function linuxTree(): string {
   fs.writeFileSync(path.join(target, '.extracted'), '');
   return target;
 }
-

@@ -71,15 +71,23 @@ function legend(names: Array<{ name: string; colour: string; dashed?: boolean }>
 }
 
 export function lineChart(chart: LineChart): string {
-  const all = chart.series.flatMap((s) => s.points).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!chart.logX || x > 0) && (!chart.logY || y > 0));
+  const all = chart.series
+    .flatMap((s) => s.points)
+    .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!chart.logX || x > 0) && (!chart.logY || y > 0));
   const xs = all.map(([x]) => x);
   const ys = all.map(([, y]) => y);
-  const [xMin, xMax] = chart.logX ? [10 ** Math.floor(Math.log10(Math.min(...xs))), 10 ** Math.ceil(Math.log10(Math.max(...xs)))] : [Math.min(0, ...xs), Math.max(...xs)];
-  const [yMin, yMax] = chart.logY ? [10 ** Math.floor(Math.log10(Math.min(...ys))), 10 ** Math.ceil(Math.log10(Math.max(...ys)))] : [0, Math.max(...ys) * 1.05 || 1];
+  const [xMin, xMax] = chart.logX
+    ? [10 ** Math.floor(Math.log10(Math.min(...xs))), 10 ** Math.ceil(Math.log10(Math.max(...xs)))]
+    : [Math.min(0, ...xs), Math.max(...xs)];
+  const [yMin, yMax] = chart.logY
+    ? [10 ** Math.floor(Math.log10(Math.min(...ys))), 10 ** Math.ceil(Math.log10(Math.max(...ys)))]
+    : [0, Math.max(...ys) * 1.05 || 1];
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const sx = (x: number) => MARGIN.left + (chart.logX ? (Math.log10(x) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin)) : (x - xMin) / (xMax - xMin || 1)) * plotW;
-  const sy = (y: number) => MARGIN.top + plotH - (chart.logY ? (Math.log10(y) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin)) : (y - yMin) / (yMax - yMin || 1)) * plotH;
+  const sx = (x: number) =>
+    MARGIN.left + (chart.logX ? (Math.log10(x) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin)) : (x - xMin) / (xMax - xMin || 1)) * plotW;
+  const sy = (y: number) =>
+    MARGIN.top + plotH - (chart.logY ? (Math.log10(y) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin)) : (y - yMin) / (yMax - yMin || 1)) * plotH;
   const body: string[] = [];
   for (const t of ticks(yMin, yMax, !!chart.logY)) {
     body.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotW}" y1="${sy(t).toFixed(1)}" y2="${sy(t).toFixed(1)}" stroke="#ddd"/>`);
@@ -121,7 +129,9 @@ export function barChart(chart: BarChart): string {
     const x0 = MARGIN.left + g * groupW + groupW * 0.1;
     group.bars.forEach((bar, b) => {
       const x = x0 + b * barW;
-      body.push(`<rect x="${x.toFixed(1)}" y="${sy(bar.value).toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${(MARGIN.top + plotH - sy(bar.value)).toFixed(1)}" fill="${COLOURS[b % COLOURS.length]}"><title>${escape(`${group.label} · ${bar.name}: ${bar.value.toFixed(3)}`)}</title></rect>`);
+      body.push(
+        `<rect x="${x.toFixed(1)}" y="${sy(bar.value).toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${(MARGIN.top + plotH - sy(bar.value)).toFixed(1)}" fill="${COLOURS[b % COLOURS.length]}"><title>${escape(`${group.label} · ${bar.name}: ${bar.value.toFixed(3)}`)}</title></rect>`,
+      );
     });
     body.push(`<text x="${(x0 + groupW * 0.4).toFixed(1)}" y="${MARGIN.top + plotH + 16}" text-anchor="middle">${escape(group.label)}</text>`);
   });

@@ -44,7 +44,11 @@ const query = custom<Field>('vscode-textfield', { placeholder: 'Search the works
 query.append(Object.assign(icon('search'), { slot: 'content-before' }));
 const pathFilter = custom<Field>('vscode-textfield', { placeholder: 'files to include, e.g. src/**/*.ts', id: 'path-filter', 'aria-label': 'Path glob' });
 const kindFilter = custom<Field>('vscode-single-select', { id: 'kind-filter', 'aria-label': 'Kind' });
-for (const [value, label] of [['', 'Code and prose'], ['code', 'Code'], ['prose', 'Prose']] as const) {
+for (const [value, label] of [
+  ['', 'Code and prose'],
+  ['code', 'Code'],
+  ['prose', 'Prose'],
+] as const) {
   const option = custom<HTMLElement>('vscode-option', { value });
   option.textContent = label;
   kindFilter.append(option);
@@ -108,7 +112,10 @@ function renderState(state: PanelState): void {
   } else {
     const label = state.phase === 'paused' ? 'Paused' : state.phase === 'error' ? 'Error' : state.phase === 'starting' ? 'Starting' : 'Indexed';
     const when = state.lastUpdate ? ` · updated ${new Date(state.lastUpdate).toLocaleTimeString()}` : '';
-    line.append(icon(state.phase === 'error' ? 'error' : state.phase === 'paused' ? 'debug-pause' : 'database'), el('span', '', ` ${label}: ${files} files, ${chunks} chunks${when}`));
+    line.append(
+      icon(state.phase === 'error' ? 'error' : state.phase === 'paused' ? 'debug-pause' : 'database'),
+      el('span', '', ` ${label}: ${files} files, ${chunks} chunks${when}`),
+    );
     status.append(line);
   }
   if (state.error) status.append(el('div', 'error', state.error));
@@ -202,9 +209,7 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
 function renderResults(message: Extract<HostNotification, { type: 'results' }>): void {
   last = message;
   status.classList.remove('busy');
-  const corrected = message.corrections.length > 0
-    ? `Showing results for ${correctedQuery(message.query, message.corrections)}`
-    : '';
+  const corrected = message.corrections.length > 0 ? `Showing results for ${correctedQuery(message.query, message.corrections)}` : '';
   note.textContent = corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`;
   const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));
   const children: HTMLElement[] = [];
@@ -218,7 +223,11 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
     for (const entries of groups.values()) {
       const first = entries[0]![0];
       const header = el('div', 'group');
-      header.append(icon('file'), el('span', '', ` ${message.multiRoot ? `${first.folderName} › ` : ''}${first.path}`), el('span', 'count', ` ${entries.length}`));
+      header.append(
+        icon('file'),
+        el('span', '', ` ${message.multiRoot ? `${first.folderName} › ` : ''}${first.path}`),
+        el('span', 'count', ` ${entries.length}`),
+      );
       children.push(header, ...entries.map(([r, i]) => row(r, i, false, max, false)));
     }
   } else {

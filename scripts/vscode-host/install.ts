@@ -6,15 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import {
-  CODE_SERVER_VERSION,
-  cacheDir,
-  codeServerDir,
-  entryScript,
-  expectedMarker,
-  isInstalled,
-  markerFile,
-} from './host.ts';
+import { CODE_SERVER_VERSION, cacheDir, codeServerDir, entryScript, expectedMarker, isInstalled, markerFile } from './host.ts';
 
 // Children must run on this Node (24), not the system's: code-server's native modules are built by
 // node-gyp under whichever `node` npm finds first on PATH.
@@ -90,9 +82,7 @@ step(`npm install code-server@${CODE_SERVER_VERSION}`, () =>
   sh(cacheDir, 'npm', ['install', '--prefix', cacheDir, `code-server@${CODE_SERVER_VERSION}`, '--ignore-scripts', '--no-audit', '--no-fund']),
 );
 const vscodeDir = join(codeServerDir, 'lib', 'vscode');
-step('npm install in lib/vscode', () =>
-  sh(vscodeDir, 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund']),
-);
+step('npm install in lib/vscode', () => sh(vscodeDir, 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund']));
 step('native rebuild in lib/vscode', () => sh(vscodeDir, 'npm', ['rebuild']));
 step('npm install in lib/vscode/extensions', () =>
   sh(join(vscodeDir, 'extensions'), 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund']),

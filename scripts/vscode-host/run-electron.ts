@@ -23,7 +23,8 @@ try {
       join(projectRoot, 'test', 'fixtures', 'workspace'),
       '--disable-extensions',
       '--disable-workspace-trust',
-      '--user-data-dir', join(scratch, 'user-data'),
+      '--user-data-dir',
+      join(scratch, 'user-data'),
     ],
   });
 } catch (error) {

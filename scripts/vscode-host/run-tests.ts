@@ -11,7 +11,18 @@
 // is `<label>: N passed, N failed`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
-  appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -115,15 +126,21 @@ async function startCodeServer(port: number): Promise<void> {
     process.execPath,
     [
       entryScript,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
-      '--vscode-option', 'enable-smoke-test-driver',
-      '--config', config,
-      '--user-data-dir', userData,
-      '--extensions-dir', join(scratch, 'extensions'),
+      '--vscode-option',
+      'enable-smoke-test-driver',
+      '--config',
+      config,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      join(scratch, 'extensions'),
       workspaceDir,
     ],
     {
@@ -140,12 +157,13 @@ async function startCodeServer(port: number): Promise<void> {
       },
     },
   );
-  const exited = new Promise<never>((_, fail) =>
-    server!.once('exit', (code) => fail(new Error(`code-server exited with ${code}; log: ${serverLog}`))),
-  );
+  const exited = new Promise<never>((_, fail) => server!.once('exit', (code) => fail(new Error(`code-server exited with ${code}; log: ${serverLog}`))));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ready = fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ready = fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (await Promise.race([ready, exited])) return;
     if (Date.now() > deadline) throw new Error(`code-server did not answer on port ${port}; log: ${serverLog}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -173,8 +191,15 @@ async function openPage(port: number, onExit: (code: number) => void, window = 1
     headless: true,
     env: { ...process.env, ...xdgHomes },
     // Offline: anything Chromium would fetch in the background fails, slowly and noisily.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   // Both are looked up by the workbench's smoke-test driver: codeAutomationLog receives the
@@ -225,7 +250,11 @@ async function runUi(port: number, files: string[]): Promise<Counts> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false });
   for (const path of files.map((f) => resolve(f))) {
     if (!statSync(path).isDirectory()) mocha.addFile(path);
-    else for (const f of readdirSync(path).filter((f) => f.endsWith('.test.ts')).sort()) mocha.addFile(join(path, f));
+    else
+      for (const f of readdirSync(path)
+        .filter((f) => f.endsWith('.test.ts'))
+        .sort())
+        mocha.addFile(join(path, f));
   }
   // What the page showed when a test failed is usually the quickest explanation.
   mocha.suite.afterEach(async function () {

@@ -22,7 +22,10 @@ export function formatSummary(summary: IndexSummary, stats: IndexStats): string 
 }
 
 export function formatStats(root: string, stats: IndexStats): string {
-  const languages = Object.entries(stats.languages).slice(0, 8).map(([language, count]) => `${language} ${n(count)}`).join(', ');
+  const languages = Object.entries(stats.languages)
+    .slice(0, 8)
+    .map(([language, count]) => `${language} ${n(count)}`)
+    .join(', ');
   return [
     `Folder:   ${root}`,
     `Files:    ${n(stats.files)}`,
@@ -67,5 +70,9 @@ export function formatEval(report: EvalReport): string {
   const rows = Object.entries(report.results).map(
     ([name, s]) => `${name.padEnd(10)} ${s.ndcg10.toFixed(3).padStart(8)} ${s.mrr10.toFixed(3).padStart(8)} ${s.recall100.toFixed(3).padStart(8)}`,
   );
-  return [`${report.dataset} (${report.split}, ${report.queries} queries)`, `${'ablation'.padEnd(10)} ${'nDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'R@100'.padStart(8)}`, ...rows].join('\n');
+  return [
+    `${report.dataset} (${report.split}, ${report.queries} queries)`,
+    `${'ablation'.padEnd(10)} ${'nDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'R@100'.padStart(8)}`,
+    ...rows,
+  ].join('\n');
 }

@@ -85,7 +85,9 @@ async function main(argv: string[]): Promise<number> {
           // Another process keeps this index up to date; two writers would index every change twice.
           const keptBy = keeper.keptBy ?? 'another process';
           if (!values.wait) {
-            process.stderr.write(`fused-search: the index at ${keeper.dbFile} is kept by ${keptBy}, which keeps it up to date; run again with --wait to index once it lets go\n`);
+            process.stderr.write(
+              `fused-search: the index at ${keeper.dbFile} is kept by ${keptBy}, which keeps it up to date; run again with --wait to index once it lets go\n`,
+            );
             return EXIT_KEPT_ELSEWHERE;
           }
           process.stderr.write(`fused-search: waiting for ${keptBy} to let go of the index at ${keeper.dbFile}…\n`);
@@ -128,7 +130,19 @@ async function main(argv: string[]): Promise<number> {
           filters: filtersFor(globs, kind),
         });
         if (values.json) {
-          json(response.results.map(({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain }) => ({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain })));
+          json(
+            response.results.map(({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain }) => ({
+              path: p,
+              startLine,
+              endLine,
+              title,
+              kind: k,
+              stage,
+              score,
+              snippet,
+              explain,
+            })),
+          );
         } else {
           out(formatResults(response, { explain: values.explain, color: process.stdout.isTTY }));
         }
@@ -162,7 +176,8 @@ async function main(argv: string[]): Promise<number> {
       const { runMcpServer } = await import('../mcp/server.ts');
       const root = values.root ? path.resolve(values.root) : values.db ? undefined : process.cwd();
       if (root !== undefined && !fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`not a folder: ${root}`);
-      if (root === undefined && !fs.existsSync(path.resolve(values.db!))) throw new UsageError(`no index at ${path.resolve(values.db!)}; pass --root DIR too to build one`);
+      if (root === undefined && !fs.existsSync(path.resolve(values.db!)))
+        throw new UsageError(`no index at ${path.resolve(values.db!)}; pass --root DIR too to build one`);
       return runMcpServer({
         ...(root !== undefined ? { root } : {}),
         ...(values.db ? { dbFile: path.resolve(values.db) } : {}),

@@ -24,7 +24,8 @@ export class ProgressBar {
     } else {
       const share = progress.filesFound === 0 ? 1 : progress.filesDone / progress.filesFound;
       const filled = Math.round(share * WIDTH);
-      line = `[${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}% ` +
+      line =
+        `[${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}% ` +
         `${progress.filesDone.toLocaleString('en-US')}/${progress.filesFound.toLocaleString('en-US')} files ` +
         `${(progress.bytesDone / 1e6).toFixed(1)} MB  ${progress.currentPath ?? ''}`;
     }

@@ -40,7 +40,11 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
     const p = e.proximity;
     const components = `title ${p.titleBoost.toFixed(2)}, span ${p.span === null ? '—' : `${p.span} chars`}, in-order pairs ${p.phrasePairs}`;
     const lexical = `lexical match ${(p.lexical * 100).toFixed(0)}% (×${Math.sqrt(p.lexical).toFixed(2)})`;
-    lines.push({ topic: 'proximity', label: 'Proximity', text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical} · rank ${p.fusedRank} → ${p.finalRank}` });
+    lines.push({
+      topic: 'proximity',
+      label: 'Proximity',
+      text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical} · rank ${p.fusedRank} → ${p.finalRank}`,
+    });
   }
   if (e.fuzzy && e.fuzzy.corrections.length > 0) {
     lines.push({ topic: 'fuzzy', label: 'Fuzzy', text: e.fuzzy.corrections.map(([typed, corrected]) => `${typed} → ${corrected}`).join(', ') });

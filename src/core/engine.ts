@@ -14,12 +14,13 @@ import type { SearchResponse } from './types.ts';
 
 export type EngineConfig = {
   index?: Partial<IndexOptions>;
-} & (
+} &
   /** The folder to index, and optionally where its database lives (default `<root>/.fused-search/index.db`). */
-  | { root: string; dbFile?: string }
-  /** An existing database; the folder is the one it was built from. */
-  | { root?: undefined; dbFile: string }
-);
+  (
+    | { root: string; dbFile?: string }
+    /** An existing database; the folder is the one it was built from. */
+    | { root?: undefined; dbFile: string }
+  );
 
 /**
  * How often a vocabulary in use is checked against the index (a count over the file catalog):
@@ -114,7 +115,10 @@ export class Engine {
   /** Drops every indexed file under a folder (relative to the root); returns their paths. */
   removeFolder(relDir: string): string[] {
     const prefix = `${relDir}/`;
-    const under = this.store.catalog().filter((entry) => entry.path.startsWith(prefix)).map((entry) => entry.path);
+    const under = this.store
+      .catalog()
+      .filter((entry) => entry.path.startsWith(prefix))
+      .map((entry) => entry.path);
     for (const relPath of under) this.indexer.removeFile(relPath);
     return under;
   }

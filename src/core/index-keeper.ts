@@ -234,7 +234,8 @@ export class IndexKeeper {
 
   /** Re-reads one file (relative to the root) now, whatever the queue holds; owner only. */
   async reindexFile(relPath: string): Promise<UpdateOutcome> {
-    if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}, which re-indexes changed files itself.`);
+    if (this.currentRole !== 'owner')
+      throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}, which re-indexes changed files itself.`);
     const outcome = await this.enqueue(() => this.withBusyRetry(() => this.engine.updateFile(relPath)));
     if (outcome !== 'unchanged' && outcome !== 'ignored') this.emit({ type: 'changed', paths: [relPath] });
     return outcome;
@@ -303,7 +304,9 @@ export class IndexKeeper {
       root: this.engine.root,
       dbFile: this.engine.dbFile,
       role: this.currentRole,
-      heldBy: holder ? { kind: holder.id === this.lease.id ? 'this process' : holder.kind, pid: holder.pid, since: new Date(holder.since).toISOString() } : null,
+      heldBy: holder
+        ? { kind: holder.id === this.lease.id ? 'this process' : holder.kind, pid: holder.pid, since: new Date(holder.since).toISOString() }
+        : null,
       files: stats.files,
       chunks: stats.chunks,
       lastSync: lastSync ? new Date(lastSync).toISOString() : null,
@@ -406,7 +409,12 @@ export class IndexKeeper {
     this.currentRole = 'reader';
     this.holderSeen = holder;
     const who = holder ? describeHolder(holder) : 'another process';
-    this.emit({ type: 'log', message: wasOwner ? `${who} took over the index lease; reading the index it keeps` : `the index lease is held by ${who}; reading the index it keeps, taking the lease over when it is free` });
+    this.emit({
+      type: 'log',
+      message: wasOwner
+        ? `${who} took over the index lease; reading the index it keeps`
+        : `the index lease is held by ${who}; reading the index it keeps, taking the lease over when it is free`,
+    });
     this.emit({ type: 'role', role: 'reader', ...(holder ? { holder } : {}) });
   }
 

@@ -102,8 +102,17 @@ export class Indexer {
     const chunkerLoaded = this.loadChunker();
     chunkerLoaded.catch(() => undefined);
     const summary: IndexSummary = {
-      files: 0, chunks: 0, bytes: 0, seconds: 0, added: 0, updated: 0, unchanged: 0, removed: 0,
-      skipped: {}, skippedFiles: [], complete: false,
+      files: 0,
+      chunks: 0,
+      bytes: 0,
+      seconds: 0,
+      added: 0,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      skipped: {},
+      skippedFiles: [],
+      complete: false,
     };
     const skip = (relPath: string, reason: SkipReason) => {
       summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
@@ -176,7 +185,10 @@ export class Indexer {
       while (next < changed.length && next - current < ahead.files && (next === current || queuedBytes < ahead.bytes)) {
         const file = changed[next]!;
         const knownHash = catalog.get(file.relPath)?.hash;
-        queued.set(next++, preparer.prepare({ absPath: file.absPath, relPath: file.relPath, maxFileBytes: this.options.maxFileBytes, ...(knownHash ? { knownHash } : {}) }));
+        queued.set(
+          next++,
+          preparer.prepare({ absPath: file.absPath, relPath: file.relPath, maxFileBytes: this.options.maxFileBytes, ...(knownHash ? { knownHash } : {}) }),
+        );
         queuedBytes += file.size;
       }
     };
@@ -199,7 +211,10 @@ export class Indexer {
         }
         batch.push({
           record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: prepared.hash, language: prepared.language },
-          chunks: prepared.chunks, words: prepared.words, isNew: !catalog.has(file.relPath), bytes: prepared.bytes,
+          chunks: prepared.chunks,
+          words: prepared.words,
+          isNew: !catalog.has(file.relPath),
+          bytes: prepared.bytes,
         });
         batchBytes += prepared.bytes;
         if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
@@ -217,11 +232,13 @@ export class Indexer {
       const present = new Set(found.map((file) => file.relPath));
       const gone = [...catalog.keys()].filter((relPath) => !present.has(relPath));
       let removed = 0;
-      const ok = write(() => this.store.transaction(() => {
-        removed = 0;
-        for (const relPath of gone) if (this.store.removeFile(relPath)) removed++;
-        this.store.setMeta('lastSync', String(Date.now()));
-      }));
+      const ok = write(() =>
+        this.store.transaction(() => {
+          removed = 0;
+          for (const relPath of gone) if (this.store.removeFile(relPath)) removed++;
+          this.store.setMeta('lastSync', String(Date.now()));
+        }),
+      );
       if (ok) summary.removed = removed;
       summary.complete = ok;
       if (ok && summary.added + summary.updated + summary.removed > 0) write(() => this.store.releaseFreePages());
@@ -275,10 +292,13 @@ export class Indexer {
       this.store.touchFile(normalized, stat.size, stat.mtimeMs);
       return 'unchanged';
     }
-    this.store.replaceFiles([{
-      record: { path: normalized, size: stat.size, mtimeMs: stat.mtimeMs, hash: prepared.hash, language: prepared.language },
-      chunks: prepared.chunks, words: prepared.words,
-    }]);
+    this.store.replaceFiles([
+      {
+        record: { path: normalized, size: stat.size, mtimeMs: stat.mtimeMs, hash: prepared.hash, language: prepared.language },
+        chunks: prepared.chunks,
+        words: prepared.words,
+      },
+    ]);
     return 'indexed';
   }
 
@@ -292,8 +312,10 @@ export class Indexer {
   }
 
   private fullMessage(when: string): string {
-    return `The disk holding the index (${this.store.dbFile}) is full: indexing stopped ${when}. ` +
-      'Searches still answer from what the index holds; index again once there is space.';
+    return (
+      `The disk holding the index (${this.store.dbFile}) is full: indexing stopped ${when}. ` +
+      'Searches still answer from what the index holds; index again once there is space.'
+    );
   }
 
   /** Ignore rules may have changed (a .gitignore was saved): read them again on next use. */

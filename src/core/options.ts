@@ -30,20 +30,24 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `must be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` });
 }
 
-const globs = z.array(z.string({ error: 'must be a list of globs' }), { error: 'must be a list of globs' })
+const globs = z
+  .array(z.string({ error: 'must be a list of globs' }), { error: 'must be a list of globs' })
   // A blank entry in a settings list is no glob: dropped, rather than failing the whole list.
   .overwrite((list) => list.filter((glob) => glob.trim() !== ''));
 
 export const INDEX_OPTION_SCHEMAS = {
-  maxFileBytes: wholeNumber(1).default(1024 * 1024)
+  maxFileBytes: wholeNumber(1)
+    .default(1024 * 1024)
     .describe('Files larger than this many bytes are skipped (`too-large`): minified bundles and data dumps live up there.'),
-  chunkMaxBytes: wholeNumber(256).default(4096)
+  chunkMaxBytes: wholeNumber(256)
+    .default(4096)
     .describe("Upper bound of one chunk's text in UTF-8 bytes; small enough for a snippet, big enough for a function."),
   include: globs.default([]).describe('Globs (gitignore-style, relative to the root) a file must match to be indexed; empty means everything.'),
   exclude: globs.default([]).describe('Globs (gitignore-style, relative to the root) that are never indexed, on top of ignore files.'),
   // Unset, it is one fewer than the CPUs, at most 2: each thread loads its own grammars (tens of
   // MB), and the writes, which one thread does, are the bottleneck after that.
-  prepareThreads: wholeNumber(0).optional()
+  prepareThreads: wholeNumber(0)
+    .optional()
     .describe('Threads that read and chunk files during a sync while the indexing thread writes them; 0 does it all on the indexing thread.'),
 };
 
@@ -76,20 +80,25 @@ export const SEARCH_OPTION_SCHEMAS = {
   // stemming cannot (`alloc` in `kmalloc`, a half-typed word) but ranks less precisely, so by
   // default it counts half as much as the Porter list. The feedback list searches words the
   // query did not say, so it counts half as much too.
-  listWeights: z.object({
-    porter: number(0).default(1).describe('Weight of the Porter (stemmed words) list in the fused score.'),
-    trigram: number(0).default(0.5).describe('Weight of the trigram (substring) list in the fused score.'),
-    feedback: number(0).default(0.5).describe('Weight of the feedback list (words the best first results share) in the fused score; 0 turns feedback off.'),
-  }).prefault({}),
+  listWeights: z
+    .object({
+      porter: number(0).default(1).describe('Weight of the Porter (stemmed words) list in the fused score.'),
+      trigram: number(0).default(0.5).describe('Weight of the trigram (substring) list in the fused score.'),
+      feedback: number(0).default(0.5).describe('Weight of the feedback list (words the best first results share) in the fused score; 0 turns feedback off.'),
+    })
+    .prefault({}),
   rerankWindow: wholeNumber(0).default(0).describe('How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit).'),
   titleColumnWeight: number(0).default(5).describe("BM25 weight of a chunk's title column relative to its text column (1)."),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
-  stages: z.object({
-    porter: z.boolean().default(true),
-    trigram: z.boolean().default(true),
-    proximity: z.boolean().default(true),
-    feedback: z.boolean().default(true),
-  }).prefault({}).describe('Turn single stages off, for ablations and for the UI\'s "why" views.'),
+  stages: z
+    .object({
+      porter: z.boolean().default(true),
+      trigram: z.boolean().default(true),
+      proximity: z.boolean().default(true),
+      feedback: z.boolean().default(true),
+    })
+    .prefault({})
+    .describe('Turn single stages off, for ablations and for the UI\'s "why" views.'),
   filters: searchFilters.prefault({}).describe('Which chunks may be results at all.'),
 };
 
@@ -138,11 +147,16 @@ const MAX_QUERY_CHARS = 1000;
  * server's `--budget`) and says which in the parameter's description.
  */
 export const AGENT_SEARCH_INPUT = {
-  query: z.string({ error: 'must be a non-empty string' }).trim().min(1, { error: 'must be a non-empty string' })
+  query: z
+    .string({ error: 'must be a non-empty string' })
+    .trim()
+    .min(1, { error: 'must be a non-empty string' })
     .max(MAX_QUERY_CHARS, { error: `must be at most ${MAX_QUERY_CHARS} characters` })
     .describe('Words to find, e.g. "retry policy backoff" or an identifier such as parseConfig.'),
   limit: wholeNumber(1, MAX_AGENT_LIMIT).optional().describe('Results wanted.'),
-  path: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)], { error: 'must be a glob such as "src/**/*.ts", or a list of globs' }).optional()
+  path: z
+    .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)], { error: 'must be a glob such as "src/**/*.ts", or a list of globs' })
+    .optional()
     .describe('Glob(s) a result path must match, relative to its folder, e.g. "src/**/*.ts" or ["*.md", "docs/**"].'),
   kind: oneOf(KINDS).optional().describe('Only source code or only prose (Markdown, text).'),
   explain: z.boolean({ error: 'must be true or false' }).optional().describe('Add a line per result saying which lists found it and what the rerank did.'),

@@ -27,15 +27,7 @@ export interface FileStat {
 }
 
 /** Why a file was not indexed; each reason is counted in the index summary. */
-export type SkipReason =
-  | 'binary'
-  | 'too-large'
-  | 'invalid-utf8'
-  | 'unreadable'
-  | 'vanished'
-  | 'symlink-outside-root'
-  | 'symlink-loop'
-  | 'chunk-failed';
+export type SkipReason = 'binary' | 'too-large' | 'invalid-utf8' | 'unreadable' | 'vanished' | 'symlink-outside-root' | 'symlink-loop' | 'chunk-failed';
 
 export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
 

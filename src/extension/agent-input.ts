@@ -13,8 +13,9 @@ const TOOL_INPUT = z.object({
   path: AGENT_SEARCH_INPUT.path,
   kind: AGENT_SEARCH_INPUT.kind,
   explain: AGENT_SEARCH_INPUT.explain,
-  budget_bytes: AGENT_SEARCH_INPUT.budget_bytes
-    .describe("Most UTF-8 bytes of text to return; at most the user's fusedSearch.agent.budgetBytes (8192 unless changed), which is also the default."),
+  budget_bytes: AGENT_SEARCH_INPUT.budget_bytes.describe(
+    "Most UTF-8 bytes of text to return; at most the user's fusedSearch.agent.budgetBytes (8192 unless changed), which is also the default.",
+  ),
 });
 
 export type ToolInput = z.output<typeof TOOL_INPUT>;

@@ -25,7 +25,9 @@ export interface AgentDeps {
 
 function describe(input: ToolInput): string {
   const globs = typeof input.path === 'string' ? [input.path] : input.path;
-  const where = [globs ? `files matching ${globs.map((glob) => `\`${glob}\``).join(' or ')}` : 'the workspace', input.kind ? `${input.kind} only` : ''].filter(Boolean).join(', ');
+  const where = [globs ? `files matching ${globs.map((glob) => `\`${glob}\``).join(' or ')}` : 'the workspace', input.kind ? `${input.kind} only` : '']
+    .filter(Boolean)
+    .join(', ');
   return `Searching ${where} for "${input.query}"${input.limit ? ` (up to ${input.limit} results)` : ''}`;
 }
 
@@ -56,7 +58,13 @@ class FusedSearchTool implements vscode.LanguageModelTool<ToolInput> {
     // The user's setting is a ceiling: the model may ask for less context, never for more.
     const budgetBytes = Math.min(input.budget_bytes ?? settings.agentBudgetBytes, settings.agentBudgetBytes);
     const state = this.deps.index.state;
-    const answer = await this.deps.client.request({ type: 'agentSearch', query: input.query, options: searchOptions, budgetBytes, explain: input.explain ?? false });
+    const answer = await this.deps.client.request({
+      type: 'agentSearch',
+      query: input.query,
+      options: searchOptions,
+      budgetBytes,
+      explain: input.explain ?? false,
+    });
     if (token.isCancellationRequested) return textResult('Cancelled.');
     if (!answer.ok) {
       this.deps.log.error(`${TOOL_NAME} "${input.query}" failed: ${answer.error.message}`);

@@ -70,7 +70,9 @@ export function activate(context: vscode.ExtensionContext): void {
       const s = index.state;
       const files = s.stats.reduce((n, x) => n + x.files, 0);
       const chunks = s.stats.reduce((n, x) => n + x.chunks, 0);
-      const message = s.error ? `Fused Search: ${s.error}` : `Fused Search: ${s.phase}, ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks.`;
+      const message = s.error
+        ? `Fused Search: ${s.error}`
+        : `Fused Search: ${s.phase}, ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks.`;
       const actions = s.phase === 'indexing' ? ['Pause', 'Show Log'] : s.phase === 'paused' ? ['Resume', 'Show Log'] : ['Rebuild Index', 'Show Log'];
       const show = s.error ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
       const choice = await show(message, ...actions);

@@ -63,9 +63,12 @@ export class IndexController implements vscode.Disposable {
       client.onEvent((event) => {
         if (event.type === 'progress') {
           this.state.progress = event.progress;
-          this.state.percent = event.progress.phase === 'indexing' && event.progress.filesFound > 0
-            ? Math.floor((100 * event.progress.filesDone) / event.progress.filesFound)
-            : event.progress.phase === 'finishing' ? 100 : 0;
+          this.state.percent =
+            event.progress.phase === 'indexing' && event.progress.filesFound > 0
+              ? Math.floor((100 * event.progress.filesDone) / event.progress.filesFound)
+              : event.progress.phase === 'finishing'
+                ? 100
+                : 0;
           this.progressReporter?.(event.progress);
           this.render();
         } else if (event.type === 'indexChanged') {
@@ -150,7 +153,9 @@ export class IndexController implements vscode.Disposable {
         const s = result.value;
         // Another process keeps this folder's index; this window reads it (the worker logged who).
         if (!s) continue;
-        this.log.info(`${spec.name}: ${s.complete ? 'synced' : 'paused'} in ${Date.now() - started} ms: ${s.files} files, ${s.chunks} chunks (+${s.added} ~${s.updated} -${s.removed}, ${Object.values(s.skipped).reduce((a, b) => a + (b ?? 0), 0)} skipped)`);
+        this.log.info(
+          `${spec.name}: ${s.complete ? 'synced' : 'paused'} in ${Date.now() - started} ms: ${s.files} files, ${s.chunks} chunks (+${s.added} ~${s.updated} -${s.removed}, ${Object.values(s.skipped).reduce((a, b) => a + (b ?? 0), 0)} skipped)`,
+        );
       }
       await this.refreshStats();
       this.setPhase(this.paused ? 'paused' : 'ready');
@@ -162,7 +167,10 @@ export class IndexController implements vscode.Disposable {
             let last = 0;
             this.progressReporter = (p) => {
               const percent = p.phase === 'indexing' && p.filesFound > 0 ? (100 * p.filesDone) / p.filesFound : 0;
-              progress.report({ message: `${p.phase} ${p.filesDone.toLocaleString()} / ${p.filesFound.toLocaleString()} files`, increment: Math.max(0, percent - last) });
+              progress.report({
+                message: `${p.phase} ${p.filesDone.toLocaleString()} / ${p.filesFound.toLocaleString()} files`,
+                increment: Math.max(0, percent - last),
+              });
               last = Math.max(last, percent);
             };
             try {

@@ -48,7 +48,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             return;
           case 'index':
             void vscode.commands.executeCommand(
-              message.action === 'rebuild' ? 'fusedSearch.rebuildIndex' : message.action === 'pause' ? 'fusedSearch.pauseIndexing' : 'fusedSearch.resumeIndexing',
+              message.action === 'rebuild'
+                ? 'fusedSearch.rebuildIndex'
+                : message.action === 'pause'
+                  ? 'fusedSearch.pauseIndexing'
+                  : 'fusedSearch.resumeIndexing',
             );
             return;
         }

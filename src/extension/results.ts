@@ -92,7 +92,11 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
     this.client = client;
     this.index = index;
     this.options = options;
-    this.disposables.push(this.changed, model.onDidChange(() => this.changed.fire()), index.onDidChange(() => this.options().chunks && this.changed.fire()));
+    this.disposables.push(
+      this.changed,
+      model.onDidChange(() => this.changed.fire()),
+      index.onDidChange(() => this.options().chunks && this.changed.fire()),
+    );
   }
 
   refresh(): void {
@@ -109,7 +113,12 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
         const line = resultRange(result, document).start;
         const range = new vscode.Range(line, line);
         lenses.push(
-          new vscode.CodeLens(range, { title: `Fused #${i + 1} of ${results.length} · ${result.stage}`, command: 'fusedSearch.openResult', arguments: [i], tooltip: `${result.title} — score ${result.score.toFixed(4)}` }),
+          new vscode.CodeLens(range, {
+            title: `Fused #${i + 1} of ${results.length} · ${result.stage}`,
+            command: 'fusedSearch.openResult',
+            arguments: [i],
+            tooltip: `${result.title} — score ${result.score.toFixed(4)}`,
+          }),
           new vscode.CodeLens(range, { title: '◂ previous', command: 'fusedSearch.previousResult', tooltip: 'Previous Fused Search result' }),
           new vscode.CodeLens(range, { title: 'next ▸', command: 'fusedSearch.nextResult', tooltip: 'Next Fused Search result' }),
         );

@@ -8,10 +8,8 @@ export { parseSettings, RESTRICTED_KEYS, SECTION, type Settings, type SettingsSo
 
 export function readSettings(log: vscode.LogOutputChannel, scope?: vscode.Uri): Settings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
-  return parseSettings(
-    { get: (key) => config.get<unknown>(key), inspect: (key) => config.inspect<unknown>(key) },
-    vscode.workspace.isTrusted,
-    (message) => log.warn(message),
+  return parseSettings({ get: (key) => config.get<unknown>(key), inspect: (key) => config.inspect<unknown>(key) }, vscode.workspace.isTrusted, (message) =>
+    log.warn(message),
   );
 }
 
@@ -21,7 +19,10 @@ export function readSettings(log: vscode.LogOutputChannel, scope?: vscode.Uri): 
  */
 export function editorExcludes(scope: vscode.Uri): string[] {
   const out = new Set<string>();
-  for (const [section, key] of [['files', 'exclude'], ['search', 'exclude']] as const) {
+  for (const [section, key] of [
+    ['files', 'exclude'],
+    ['search', 'exclude'],
+  ] as const) {
     const value = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
     for (const [glob, on] of Object.entries(value)) if (on === true) out.add(glob.replace(/^\.\//, ''));
   }

@@ -24,103 +24,136 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
   const server = new McpServer({ name: 'fused-search', version: packageJson.version });
   const budget = AGENT_SEARCH_INPUT.budget_bytes.describe(`Most UTF-8 bytes of text to return (default ${defaultBudget}).`);
 
-  server.registerTool('search', {
-    title: 'Search the workspace index',
-    description:
-      'Full-text search over the indexed folder (stemmed words and substrings fused, typos corrected). ' +
-      'Returns compact results: path:startLine-endLine, the chunk title (symbol or heading), the stage that ranked it, ' +
-      'and the chunk lines around the best match, within a byte budget. Use read_chunk with the chunk id for a whole chunk.',
-    inputSchema: {
-      ...AGENT_SEARCH_INPUT,
-      limit: AGENT_SEARCH_INPUT.limit.describe(`Results wanted (default ${DEFAULT_SEARCH_OPTIONS.limit}).`),
-      budget_bytes: budget,
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the workspace index',
+      description:
+        'Full-text search over the indexed folder (stemmed words and substrings fused, typos corrected). ' +
+        'Returns compact results: path:startLine-endLine, the chunk title (symbol or heading), the stage that ranked it, ' +
+        'and the chunk lines around the best match, within a byte budget. Use read_chunk with the chunk id for a whole chunk.',
+      inputSchema: {
+        ...AGENT_SEARCH_INPUT,
+        limit: AGENT_SEARCH_INPUT.limit.describe(`Results wanted (default ${DEFAULT_SEARCH_OPTIONS.limit}).`),
+        budget_bytes: budget,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
-    const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), filters: filtersFor(globs, kind) });
-    const output = formatForAgent(query, response, {
-      budgetBytes: budget_bytes ?? defaultBudget,
-      chunkText: (id) => service.keeper.chunk(id)?.text,
-      explain: explain ?? false,
-    });
-    return text(output.text);
-  });
-
-  server.registerTool('index_status', {
-    title: 'Index status',
-    description: 'Files and chunks indexed, last update, files changed on disk since, indexing progress, and whether this server or another process (the VS Code extension) keeps the index.',
-    inputSchema: {},
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async () => text(JSON.stringify(await service.status(), null, 1)));
-
-  server.registerTool('reindex', {
-    title: 'Reindex',
-    description:
-      'Brings the index up to date: one file or folder (path, relative to the root) or everything (no path; only changed files are read). ' +
-      'Waits until done and reports what changed. Cancel the call to stop, or pass cancel: true to stop a run in progress.',
-    inputSchema: {
-      path: z.string().min(1).optional().describe('A file or folder relative to the indexed root; omit for everything.'),
-      cancel: z.boolean().optional().describe('Stop the indexing run in progress instead of starting one.'),
+    async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
+      const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), filters: filtersFor(globs, kind) });
+      const output = formatForAgent(query, response, {
+        budgetBytes: budget_bytes ?? defaultBudget,
+        chunkText: (id) => service.keeper.chunk(id)?.text,
+        explain: explain ?? false,
+      });
+      return text(output.text);
     },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async ({ path: given, cancel }, extra) => {
-    if (cancel) return text((await service.keeper.cancelSync()) ? 'Cancelled the indexing run in progress; what was indexed so far stays.' : 'No indexing run was in progress.');
-    const { keeper } = service;
-    const root = keeper.root;
-    if (keeper.role !== 'owner') {
-      return text(`The index is kept by ${keeper.keptBy ?? 'another process'}, which watches the folder and indexes changes itself; this server reads that index.`);
-    }
-    if (given !== undefined) {
-      const relPath = relativeToRoot(root, given);
-      if (relPath === undefined) return error(`"${given}" is outside the indexed folder ${root}.`);
-      if (relPath !== '' && !isDirectory(path.join(root, relPath))) {
-        const outcome = await keeper.reindexFile(relPath);
-        const said = typeof outcome === 'string' ? outcome : `skipped (${outcome.skipped})`;
-        return text(`${relPath}: ${said}.${outcome === 'ignored' ? ' The file does not exist or the ignore rules exclude it.' : ''}`);
+  );
+
+  server.registerTool(
+    'index_status',
+    {
+      title: 'Index status',
+      description:
+        'Files and chunks indexed, last update, files changed on disk since, indexing progress, and whether this server or another process (the VS Code extension) keeps the index.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => text(JSON.stringify(await service.status(), null, 1)),
+  );
+
+  server.registerTool(
+    'reindex',
+    {
+      title: 'Reindex',
+      description:
+        'Brings the index up to date: one file or folder (path, relative to the root) or everything (no path; only changed files are read). ' +
+        'Waits until done and reports what changed. Cancel the call to stop, or pass cancel: true to stop a run in progress.',
+      inputSchema: {
+        path: z.string().min(1).optional().describe('A file or folder relative to the indexed root; omit for everything.'),
+        cancel: z.boolean().optional().describe('Stop the indexing run in progress instead of starting one.'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ path: given, cancel }, extra) => {
+      if (cancel)
+        return text(
+          (await service.keeper.cancelSync()) ? 'Cancelled the indexing run in progress; what was indexed so far stays.' : 'No indexing run was in progress.',
+        );
+      const { keeper } = service;
+      const root = keeper.root;
+      if (keeper.role !== 'owner') {
+        return text(
+          `The index is kept by ${keeper.keptBy ?? 'another process'}, which watches the folder and indexes changes itself; this server reads that index.`,
+        );
       }
-    }
-    // A folder or everything: a sync reads only what changed, so it is the cheapest correct answer for both.
-    const token = extra._meta?.progressToken;
-    const summary = await keeper.sync({
-      signal: extra.signal,
-      ...(token !== undefined
-        ? {
-            onProgress: (p) => {
-              void extra.sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken: token, progress: p.filesDone, ...(p.phase === 'indexing' ? { total: p.filesFound } : {}), message: p.phase },
-              }).catch(() => undefined);
-            },
-          }
-        : {}),
-    });
-    if (!summary) return text(`The index is now kept by ${keeper.keptBy ?? 'another process'}, which indexes changes itself.`);
-    const skipped = Object.entries(summary.skipped).map(([reason, n]) => `${n} ${reason}`).join(', ');
-    return text(
-      `${summary.complete ? 'Index up to date' : 'Indexing cancelled; what was indexed so far stays'}: ${summary.files} files, ${summary.chunks} chunks; ` +
-        `${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged` +
-        `${skipped ? `; skipped ${skipped}` : ''} (${summary.seconds.toFixed(1)} s).`,
-    );
-  });
-
-  server.registerTool('read_chunk', {
-    title: 'Read a chunk',
-    description: 'The full text of one chunk (a function, class, section...) by the id a search result gave, with its path and line range.',
-    inputSchema: {
-      id: z.number().int().positive().describe('The chunk id from a search result ("chunk 123").'),
-      budget_bytes: budget,
+      if (given !== undefined) {
+        const relPath = relativeToRoot(root, given);
+        if (relPath === undefined) return error(`"${given}" is outside the indexed folder ${root}.`);
+        if (relPath !== '' && !isDirectory(path.join(root, relPath))) {
+          const outcome = await keeper.reindexFile(relPath);
+          const said = typeof outcome === 'string' ? outcome : `skipped (${outcome.skipped})`;
+          return text(`${relPath}: ${said}.${outcome === 'ignored' ? ' The file does not exist or the ignore rules exclude it.' : ''}`);
+        }
+      }
+      // A folder or everything: a sync reads only what changed, so it is the cheapest correct answer for both.
+      const token = extra._meta?.progressToken;
+      const summary = await keeper.sync({
+        signal: extra.signal,
+        ...(token !== undefined
+          ? {
+              onProgress: (p) => {
+                void extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, progress: p.filesDone, ...(p.phase === 'indexing' ? { total: p.filesFound } : {}), message: p.phase },
+                  })
+                  .catch(() => undefined);
+              },
+            }
+          : {}),
+      });
+      if (!summary) return text(`The index is now kept by ${keeper.keptBy ?? 'another process'}, which indexes changes itself.`);
+      const skipped = Object.entries(summary.skipped)
+        .map(([reason, n]) => `${n} ${reason}`)
+        .join(', ');
+      return text(
+        `${summary.complete ? 'Index up to date' : 'Indexing cancelled; what was indexed so far stays'}: ${summary.files} files, ${summary.chunks} chunks; ` +
+          `${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.unchanged} unchanged` +
+          `${skipped ? `; skipped ${skipped}` : ''} (${summary.seconds.toFixed(1)} s).`,
+      );
     },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async ({ id, budget_bytes }) => {
-    const chunk = service.keeper.chunk(id);
-    if (!chunk) return error(`No chunk ${id}: its file changed or was removed since the search. Search again for fresh ids.`);
-    const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
-    const limit = budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES);
-    const body = chunk.text.endsWith('\n') ? chunk.text : `${chunk.text}\n`;
-    if (bytes(head) + bytes(body) <= limit) return text(head + body);
-    const notice = `[Truncated to ${limit} bytes; the chunk has ${bytes(body)}. Read the file at the lines above for the rest.]\n`;
-    return text(head + Buffer.from(body).subarray(0, Math.max(0, limit - bytes(head) - bytes(notice))).toString('utf8').replace(/\uFFFD$/, '') + notice);
-  });
+  );
+
+  server.registerTool(
+    'read_chunk',
+    {
+      title: 'Read a chunk',
+      description: 'The full text of one chunk (a function, class, section...) by the id a search result gave, with its path and line range.',
+      inputSchema: {
+        id: z.number().int().positive().describe('The chunk id from a search result ("chunk 123").'),
+        budget_bytes: budget,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ id, budget_bytes }) => {
+      const chunk = service.keeper.chunk(id);
+      if (!chunk) return error(`No chunk ${id}: its file changed or was removed since the search. Search again for fresh ids.`);
+      const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
+      const limit = budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES);
+      const body = chunk.text.endsWith('\n') ? chunk.text : `${chunk.text}\n`;
+      if (bytes(head) + bytes(body) <= limit) return text(head + body);
+      const notice = `[Truncated to ${limit} bytes; the chunk has ${bytes(body)}. Read the file at the lines above for the rest.]\n`;
+      return text(
+        head +
+          Buffer.from(body)
+            .subarray(0, Math.max(0, limit - bytes(head) - bytes(notice)))
+            .toString('utf8')
+            .replace(/\uFFFD$/, '') +
+          notice,
+      );
+    },
+  );
 
   return server;
 }

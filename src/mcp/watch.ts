@@ -92,8 +92,10 @@ export class FolderWatcher {
     const batch: WatchBatch = { paths: [...this.pending], rescan: this.rescan };
     this.pending = new Set();
     this.rescan = false;
-    this.running = this.running.then(() => this.options.onBatch(batch)).catch((error: unknown) => {
-      this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
-    });
+    this.running = this.running
+      .then(() => this.options.onBatch(batch))
+      .catch((error: unknown) => {
+        this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      });
   }
 }

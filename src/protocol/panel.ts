@@ -66,6 +66,11 @@ export function isViewCommand(message: unknown): message is ViewCommand {
 function isFilters(value: unknown): value is PanelFilters {
   if (typeof value !== 'object' || value === null) return false;
   const f = value as Record<string, unknown>;
-  return Object.keys(f).every((key) => key === 'path' || key === 'kind' || key === 'folder')
-    && typeof f.path === 'string' && typeof f.folder === 'string' && typeof f.kind === 'string' && KINDS.has(f.kind);
+  return (
+    Object.keys(f).every((key) => key === 'path' || key === 'kind' || key === 'folder') &&
+    typeof f.path === 'string' &&
+    typeof f.folder === 'string' &&
+    typeof f.kind === 'string' &&
+    KINDS.has(f.kind)
+  );
 }

@@ -148,8 +148,7 @@ export type ToWorker = Request | Cancel | CrashForTest;
 export type ErrorCode = 'cancelled' | 'unknown-folder' | 'bad-request' | 'failed';
 
 export type Response =
-  | { type: 'response'; id: number; ok: true; value: unknown }
-  | { type: 'response'; id: number; ok: false; error: { code: ErrorCode; message: string } };
+  { type: 'response'; id: number; ok: true; value: unknown } | { type: 'response'; id: number; ok: false; error: { code: ErrorCode; message: string } };
 
 export type WorkerEvent =
   | { type: 'progress'; folder: FolderId; progress: IndexProgress }
@@ -180,7 +179,8 @@ export function parseToWorker(message: unknown): { ok: true; message: ToWorker }
   if (type === 'cancel') return Object.keys(params).length === 0 ? { ok: true, message: { type, id } } : { ok: false, error: 'cancel carries only an id' };
   if (!Object.hasOwn(workerRequests, type)) return { ok: false, error: `unknown request type "${type}"` };
   const parsed = z.strictObject(workerRequests[type as RequestType].params.shape).safeParse(params);
-  if (!parsed.success) return { ok: false, error: `${type}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'parameters'}: ${issue.message}`).join('; ')}` };
+  if (!parsed.success)
+    return { ok: false, error: `${type}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'parameters'}: ${issue.message}`).join('; ')}` };
   return { ok: true, message: { type, id, ...parsed.data } as Request };
 }
 

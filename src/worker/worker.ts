@@ -12,8 +12,15 @@ import { formatForAgent } from '../core/agent-output.ts';
 import { IndexKeeper, NotKeeperError, searchFolders, type KeptFolder } from '../core/index-keeper.ts';
 import type { SearchResult } from '../core/types.ts';
 import {
-  parseToWorker, type FolderId, type FolderResult, type FolderSpec, type FromWorker, type Request, type RequestHandlers,
-  type SearchAnswer, type WorkerEvent,
+  parseToWorker,
+  type FolderId,
+  type FolderResult,
+  type FolderSpec,
+  type FromWorker,
+  type Request,
+  type RequestHandlers,
+  type SearchAnswer,
+  type WorkerEvent,
 } from '../protocol/worker.ts';
 
 const port = parentPort;
@@ -73,7 +80,11 @@ async function openFolder(spec: FolderSpec): Promise<Folder> {
     }
   });
   if (keeper.role === 'owner') emit({ type: 'log', message: `${spec.name}: holding the index lease` });
-  else emit({ type: 'log', message: `${spec.name}: the index lease is held by ${keeper.keptBy ?? 'another process'}; reading the index it keeps, taking the lease over when it is free` });
+  else
+    emit({
+      type: 'log',
+      message: `${spec.name}: the index lease is held by ${keeper.keptBy ?? 'another process'}; reading the index it keeps, taking the lease over when it is free`,
+    });
   return { spec, keeper };
 }
 
@@ -141,7 +152,13 @@ const handlers: RequestHandlers = {
     const targets = ids ? ids.map(folder) : [...folders.values()];
     const merged = await searchFolders(kept(targets), query, options, () => !cancelled.has(id));
     if (!merged) throw new RequestError('cancelled', 'superseded');
-    return { query, searched: query, results: merged.results.map(({ result, folder: spec }) => withFolder(spec, result)), corrections: merged.corrections, elapsedMs: merged.elapsedMs };
+    return {
+      query,
+      searched: query,
+      results: merged.results.map(({ result, folder: spec }) => withFolder(spec, result)),
+      corrections: merged.corrections,
+      elapsedMs: merged.elapsedMs,
+    };
   },
 
   /** Every folder, merged by score; in a multi-root workspace each path starts with its folder's name. */
@@ -156,11 +173,15 @@ const handlers: RequestHandlers = {
       results.push(shown);
       keeperOf.set(shown, folder(spec.id).keeper);
     }
-    const output = formatForAgent(query, { results, corrections: merged.corrections, candidates: merged.candidates }, {
-      budgetBytes,
-      explain,
-      chunkText: (chunkId, result) => keeperOf.get(result)?.chunk(chunkId)?.text,
-    });
+    const output = formatForAgent(
+      query,
+      { results, corrections: merged.corrections, candidates: merged.candidates },
+      {
+        budgetBytes,
+        explain,
+        chunkText: (chunkId, result) => keeperOf.get(result)?.chunk(chunkId)?.text,
+      },
+    );
     return { text: output.text, bytes: output.bytes, results: output.shown.length, omitted: output.omitted };
   },
 
@@ -179,7 +200,9 @@ const handlers: RequestHandlers = {
   },
 
   async chunks({ folder: id, path: relPath }) {
-    return folder(id).keeper.chunksOfFile(relPath).map((c) => ({ chunkId: c.id, title: c.title, startLine: c.startLine, endLine: c.endLine }));
+    return folder(id)
+      .keeper.chunksOfFile(relPath)
+      .map((c) => ({ chunkId: c.id, title: c.title, startLine: c.startLine, endLine: c.endLine }));
   },
 
   async stats() {
@@ -226,12 +249,14 @@ port.on('message', (received: unknown) => {
     post({ type: 'response', id, ok: false, error: { code: 'cancelled', message: 'cancelled' } });
     return;
   }
-  handle(message).then(
-    (value) => post({ type: 'response', id, ok: true, value }),
-    (error: unknown) => {
-      const code = error instanceof RequestError ? error.code : 'failed';
-      const text = error instanceof Error ? error.message : String(error);
-      post({ type: 'response', id, ok: false, error: { code, message: text } });
-    },
-  ).finally(() => cancelled.delete(id));
+  handle(message)
+    .then(
+      (value) => post({ type: 'response', id, ok: true, value }),
+      (error: unknown) => {
+        const code = error instanceof RequestError ? error.code : 'failed';
+        const text = error instanceof Error ? error.message : String(error);
+        post({ type: 'response', id, ok: false, error: { code, message: text } });
+      },
+    )
+    .finally(() => cancelled.delete(id));
 });

@@ -6,10 +6,13 @@ import { workbench } from '../../scripts/vscode-host/workbench.ts';
 // Well above what a search takes on a loaded machine, and within the setting's maximum (2000).
 const SLOW_MS = 1_500;
 // Two queries with different results, typed in turn, so that each probe waits for a new list.
-const QUERIES: Array<[string, RegExp]> = [['quokka xylophone', /quokka/i], ['content store', /store\.ts/]];
+const QUERIES: Array<[string, RegExp]> = [
+  ['quokka xylophone', /quokka/i],
+  ['content store', /store\.ts/],
+];
 
 suite('the panel waits fusedSearch.debounceMs after the last keystroke', () => {
-  test('raising the setting delays the panel\'s search by that long, and lowering it again speeds it up', async function () {
+  test("raising the setting delays the panel's search by that long, and lowering it again speeds it up", async function () {
     this.timeout(120_000);
     const { page, commandPalette } = workbench();
     // The suite's workspace is the multi-root fixture: its settings live in the .code-workspace file.
@@ -18,7 +21,10 @@ suite('the panel waits fusedSearch.debounceMs after the last keystroke', () => {
     const original = readFileSync(workspaceFile, 'utf8');
     const workspace = JSON.parse(original) as { settings: Record<string, unknown> };
 
-    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
     const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     const field = view.locator('#query input');
@@ -38,7 +44,7 @@ suite('the panel waits fusedSearch.debounceMs after the last keystroke', () => {
     const settle = async (slow: boolean) => {
       const times: number[] = [];
       const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline && !(times.length >= 2 && times.slice(-2).every((ms) => (ms >= SLOW_MS) === slow))) {
+      while (Date.now() < deadline && !(times.length >= 2 && times.slice(-2).every((ms) => ms >= SLOW_MS === slow))) {
         times.push(await probe());
       }
       return times;
@@ -47,11 +53,17 @@ suite('the panel waits fusedSearch.debounceMs after the last keystroke', () => {
     try {
       writeFileSync(workspaceFile, JSON.stringify({ ...workspace, settings: { ...workspace.settings, 'fusedSearch.debounceMs': SLOW_MS } }));
       const slowTimes = await settle(true);
-      assert.ok(slowTimes.slice(-2).every((ms) => ms >= SLOW_MS), `with ${SLOW_MS} ms, results came after ${slowTimes.join(', ')} ms`);
+      assert.ok(
+        slowTimes.slice(-2).every((ms) => ms >= SLOW_MS),
+        `with ${SLOW_MS} ms, results came after ${slowTimes.join(', ')} ms`,
+      );
     } finally {
       writeFileSync(workspaceFile, original);
     }
     const fastTimes = await settle(false);
-    assert.ok(fastTimes.slice(-2).every((ms) => ms < SLOW_MS), `back at the default, results came after ${fastTimes.join(', ')} ms`);
+    assert.ok(
+      fastTimes.slice(-2).every((ms) => ms < SLOW_MS),
+      `back at the default, results came after ${fastTimes.join(', ')} ms`,
+    );
   });
 });

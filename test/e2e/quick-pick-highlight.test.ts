@@ -12,15 +12,21 @@ const rulesFor = (classes: string[]) => `[...document.styleSheets]
   .map((rule) => rule.cssText)
   .filter((text) => ${JSON.stringify(classes)}.some((name) => text.includes('.' + name)))`;
 
-suite('the quick pick\'s preview highlight', () => {
+suite("the quick pick's preview highlight", () => {
   test('leaves no style behind once the quick pick closes', async () => {
     const { page, commandPalette } = workbench();
-    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
     const input = page.locator('.quick-input-widget input[placeholder^="Search the workspace"]');
     await input.waitFor();
     await input.fill('content store expiry');
-    await page.locator('.quick-input-widget [role="option"]', { hasText: /store\.ts:\d+/ }).first().waitFor();
+    await page
+      .locator('.quick-input-widget [role="option"]', { hasText: /store\.ts:\d+/ })
+      .first()
+      .waitFor();
     // The active result is previewed with its lines highlighted.
     await page.locator('.monaco-editor .view-overlays [class*="ced-"]').first().waitFor();
     const classes = await page.evaluate<string[]>(PREVIEW_CLASSES);
@@ -39,6 +45,6 @@ suite('the quick pick\'s preview highlight', () => {
       await page.waitForTimeout(100);
       left = await page.evaluate<string[]>(rulesFor(classes));
     }
-    assert.deepEqual(left, [], 'the highlight\'s decoration type is disposed with the quick pick');
+    assert.deepEqual(left, [], "the highlight's decoration type is disposed with the quick pick");
   });
 });

@@ -9,7 +9,10 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
   test('the quick pick shows results with their stages as you type, and Enter opens the chunk selected', async () => {
     const { page, screenshot, commandPalette } = workbench();
     // Wait for the first index: the status bar says how many chunks it holds.
-    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     const row = await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace');
     await row.click();
     // The palette's input box is reused by the extension's quick pick: type only once it is ours,
@@ -29,7 +32,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     assert.match(await page.locator(SELECTION).innerText(), /Ln \d+, Col \d+ \(\d+ selected\)/);
   });
 
-  test('the panel searches, shows stage badges, and expands a result\'s explanation', async () => {
+  test("the panel searches, shows stage badges, and expands a result's explanation", async () => {
     const { page, screenshot, commandPalette } = workbench();
     await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
     const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -44,7 +47,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     const explain = result.locator('.explain');
     await explain.waitFor();
     assert.match(await explain.innerText(), /Porter/);
-    assert.match(await explain.innerText(), /Feedback/, 'a three-word query also searched its best chunks\' words');
+    assert.match(await explain.innerText(), /Feedback/, "a three-word query also searched its best chunks' words");
     assert.match(await explain.innerText(), /RRF: /);
     assert.match(await explain.innerText(), /lexical match \d+%/);
     assert.match(await explain.innerText(), /Proximity: ×\d+\.\d\d \(title /, 'the rerank in the words the CLI and the agent text use too');

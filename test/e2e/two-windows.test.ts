@@ -59,9 +59,11 @@ async function problems(window: Workbench): Promise<string[]> {
   await bell.click();
   const rows = page.locator('.notifications-center .monaco-list-row');
   await rows.first().waitFor();
-  const found = await rows.evaluateAll((elements) => elements
-    .filter((row) => row.querySelector('.codicon-error, .codicon-warning') || /Fused|locked/i.test(row.textContent ?? ''))
-    .map((row) => row.textContent ?? ''));
+  const found = await rows.evaluateAll((elements) =>
+    elements
+      .filter((row) => row.querySelector('.codicon-error, .codicon-warning') || /Fused|locked/i.test(row.textContent ?? ''))
+      .map((row) => row.textContent ?? ''),
+  );
   await bell.click();
   return found;
 }
@@ -93,7 +95,9 @@ suite('two windows on the same folder', () => {
     windows.push(b);
     // B finds the lease held, so it reads A's database instead of indexing: had it a database of its
     // own (VS Code gives each extension host its own workspace storage), it would hold that lease.
-    await status(b).filter({ hasText: /· read-only/ }).waitFor({ timeout: 30_000 });
+    await status(b)
+      .filter({ hasText: /· read-only/ })
+      .waitFor({ timeout: 30_000 });
     assert.match(await status(a).innerText(), STATUS);
     assert.doesNotMatch(await status(a).innerText(), /read-only/, 'exactly one window keeps the index');
     const before = await chunks(a);
@@ -106,8 +110,12 @@ suite('two windows on the same folder', () => {
     await find(a, 'quokkaferry', 'harbour.md');
     await find(b, 'quokkaferry', 'harbour.md');
     // B's status bar follows what A indexed (the new file's one chunk) within a heartbeat, 5 s.
-    await status(a).filter({ hasText: `Fused: ${before + 1} chunks` }).waitFor();
-    await status(b).filter({ hasText: `Fused: ${before + 1} chunks · read-only` }).waitFor({ timeout: 10_000 });
+    await status(a)
+      .filter({ hasText: `Fused: ${before + 1} chunks` })
+      .waitFor();
+    await status(b)
+      .filter({ hasText: `Fused: ${before + 1} chunks · read-only` })
+      .waitFor({ timeout: 10_000 });
     assert.deepEqual(await problems(a), [], 'window A shows no error, warning or notification of ours');
 
     // Closing A ends its extension host, which gives the lease up, and B takes over: a file changed
@@ -115,7 +123,10 @@ suite('two windows on the same folder', () => {
     // (worker-lease.test.ts covers the catch-up sync on its own).
     await a.page.close({ runBeforeUnload: true });
     writeFileSync(join(folder, 'src', 'retry.ts'), 'export function retryWithJitter(attempts: number): number {\n  return Math.random() * 2 ** attempts;\n}\n');
-    await status(b).filter({ hasText: STATUS }).filter({ hasNotText: /read-only/ }).waitFor({ timeout: 30_000 });
+    await status(b)
+      .filter({ hasText: STATUS })
+      .filter({ hasNotText: /read-only/ })
+      .waitFor({ timeout: 30_000 });
     await find(b, 'retryWithJitter', 'retry.ts');
     writeFileSync(join(folder, 'tides.md'), '# Tides\n\nThe pelicanlighthouse blinks twice.\n');
     await find(b, 'pelicanlighthouse', 'tides.md');
@@ -123,7 +134,9 @@ suite('two windows on the same folder', () => {
     assert.deepEqual(await problems(b), [], 'window B shows no error, warning or notification of ours');
     // Each window's own log (its output channel): one kept the index from the start, the other read
     // it until it took over, and neither logged an error, a warning or a busy database.
-    const logs = workbench().extensionLogs().filter((log) => log.includes(`${name}: `));
+    const logs = workbench()
+      .extensionLogs()
+      .filter((log) => log.includes(`${name}: `));
     assert.equal(logs.length, 2, `two extension hosts logged about ${name}`);
     const [keeper, reader] = logs[0]!.includes('lease is held by') ? [logs[1]!, logs[0]!] : [logs[0]!, logs[1]!];
     assert.match(keeper, new RegExp(`${name}: holding the index lease`));

@@ -20,7 +20,10 @@ suite('the panel shows hostile file content as text', () => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     };
     page.on('console', onConsole);
-    await page.locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
     const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     const query = view.locator('#query input');
@@ -58,13 +61,22 @@ suite('the panel shows hostile file content as text', () => {
     const text = (await list.allTextContents()).join('\n');
     const snippets = (await list.locator('.snippet').allTextContents()).join('\n');
     const seen = `; shown: ${JSON.stringify(text)}`;
-    assert.ok(text.includes(`<script>document.body.dataset.pwned='script'</script> Quokka &amp; xylophone`), `a <script> heading and &amp; show as their characters${seen}`);
-    assert.ok(text.includes(`<img src=x onerror="document.body.dataset.pwned='title'"> quokka &#60;b&#62; &quot;xylophone&quot;`), `an <img onerror> and entities in a heading show as their characters${seen}`);
+    assert.ok(
+      text.includes(`<script>document.body.dataset.pwned='script'</script> Quokka &amp; xylophone`),
+      `a <script> heading and &amp; show as their characters${seen}`,
+    );
+    assert.ok(
+      text.includes(`<img src=x onerror="document.body.dataset.pwned='title'"> quokka &#60;b&#62; &quot;xylophone&quot;`),
+      `an <img onerror> and entities in a heading show as their characters${seen}`,
+    );
     assert.ok(snippets.includes('<img src=x onerror='), `an <img onerror> in the text shows as its characters${seen}`);
     assert.ok(snippets.includes(`javascript:document.body.dataset.pwned=`), `a javascript: link shows as text${seen}`);
     assert.ok(text.includes(`notes › ${HOSTILE_NAME}`), `the file name shows as written${seen}`);
     const titles = await list.locator('button.open').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title') ?? ''));
-    assert.ok(titles.some((t) => t.includes(HOSTILE_NAME)), `the file name is shown as written; titles: ${JSON.stringify(titles)}`);
+    assert.ok(
+      titles.some((t) => t.includes(HOSTILE_NAME)),
+      `the file name is shown as written; titles: ${JSON.stringify(titles)}`,
+    );
 
     const page_ = await view.locator('body').evaluate((body) => ({
       pwned: body.dataset.pwned ?? null,

@@ -86,7 +86,7 @@ interface McpServerSpec {
 }
 
 suite('the MCP server the extension offers VS Code', () => {
-  test('starts from its definition, searches the extension\'s index, and only reads it while the extension keeps it', async function () {
+  test("starts from its definition, searches the extension's index, and only reads it while the extension keeps it", async function () {
     this.timeout(60_000);
     await vscode.commands.executeCommand('fusedSearch.api.waitForIndex');
     const specs = await vscode.commands.executeCommand<McpServerSpec[]>('fusedSearch.api.mcpServers');
@@ -94,7 +94,13 @@ suite('the MCP server the extension offers VS Code', () => {
     const app = specs.find((s) => s.label === 'Fused Search (app)');
     assert.ok(app);
     // Started the way VS Code starts it: the definition's command, arguments and environment.
-    const transport = new StdioClientTransport({ command: app.command, args: app.args, env: { ...process.env, ...app.env } as Record<string, string>, cwd: app.cwd, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: app.command,
+      args: app.args,
+      env: { ...process.env, ...app.env } as Record<string, string>,
+      cwd: app.cwd,
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'fused-search-integration', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -27,7 +27,7 @@ suite('a burst of saves, as a formatter on save across a folder would make', () 
     mkdirSync(dir, { recursive: true });
   });
 
-  test('1,000 writes in 10 seconds converge to the files\' last content, and the extension host keeps answering', async function () {
+  test("1,000 writes in 10 seconds converge to the files' last content, and the extension host keeps answering", async function () {
     this.timeout(90_000);
     // The extension host's event loop: how late a 50 ms tick ever fires while the burst is indexed.
     let longestStallMs = 0;
@@ -49,7 +49,10 @@ suite('a burst of saves, as a formatter on save across a folder would make', () 
         await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
       }
       const answers = await Promise.all(searchesDuringBurst);
-      assert.ok(answers.every((answer) => answer !== undefined), 'every search made during the burst was answered');
+      assert.ok(
+        answers.every((answer) => answer !== undefined),
+        'every search made during the burst was answered',
+      );
 
       // Every file ends up searchable by its last word, and by nothing it said before.
       const deadline = Date.now() + 30_000;
@@ -83,7 +86,7 @@ suite('a burst of saves, as a formatter on save across a folder would make', () 
     for (;;) {
       const answer = await search(word(5, ROUNDS - 1));
       if (!answer?.results.some((r) => r.path.startsWith('burst/'))) break;
-      assert.ok(Date.now() < deadline, 'the deleted folder\'s files are still results');
+      assert.ok(Date.now() < deadline, "the deleted folder's files are still results");
       await new Promise((r) => setTimeout(r, 250));
     }
   });

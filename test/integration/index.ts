@@ -17,7 +17,9 @@ export async function run(): Promise<void> {
   }
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000 });
   const dir = join(import.meta.dirname, 'integration');
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.test.cjs')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.test.cjs'))
+    .sort()) {
     mocha.addFile(join(dir, file));
   }
   const stats = await new Promise<Mocha.Stats>((ok) => {

@@ -21,7 +21,8 @@ async function eventually(query: string, check: (answer: SearchAnswer) => boolea
   for (;;) {
     const answer = await search(query);
     if (answer && check(answer)) return answer;
-    if (Date.now() > deadline) throw new Error(`"${query}" never gave the expected results; last: ${JSON.stringify(answer?.results.map((r) => `${r.folderName}/${r.path}`))}`);
+    if (Date.now() > deadline)
+      throw new Error(`"${query}" never gave the expected results; last: ${JSON.stringify(answer?.results.map((r) => `${r.folderName}/${r.path}`))}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }
@@ -52,7 +53,10 @@ suite('indexing and searching a multi-root workspace', () => {
     assert.ok(['rrf', 'proximity', 'fuzzy'].includes(top.stage));
     assert.ok(top.explain.rrf.score > 0);
     assert.ok(top.explain.porter || top.explain.trigram);
-    assert.ok(answer.results.some((r) => r.folderName === 'notes'), 'the notes folder matches too');
+    assert.ok(
+      answer.results.some((r) => r.folderName === 'notes'),
+      'the notes folder matches too',
+    );
   });
 
   test('a typo is corrected and the answer says so', async () => {
@@ -109,7 +113,10 @@ suite('indexing and searching a multi-root workspace', () => {
     await vscode.commands.executeCommand('fusedSearch.previousResult');
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, first.absPath);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.file(first.absPath));
-    assert.ok(lenses.some((l) => l.command?.title.startsWith(`Fused #1 of ${answer.results.length}`)), 'a CodeLens marks the result chunk');
+    assert.ok(
+      lenses.some((l) => l.command?.title.startsWith(`Fused #1 of ${answer.results.length}`)),
+      'a CodeLens marks the result chunk',
+    );
     await vscode.commands.executeCommand('fusedSearch.clearResults');
     const after = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.file(first.absPath));
     assert.ok(!after.some((l) => l.command?.title.startsWith('Fused #')), 'Clear Results removes the lenses');

@@ -22,7 +22,9 @@ function result(i: number, lines = 30, word = 'retry'): SearchResult {
 }
 
 function chunkText(i: number, lines = 30, word = 'retry'): string {
-  return Array.from({ length: lines }, (_, n) => (n === 5 ? `  const x = ${word}(${i}); // ünïcödé ✓` : `  line ${n} of chunk ${i} with some ordinary code text here;`)).join('\n');
+  return Array.from({ length: lines }, (_, n) =>
+    n === 5 ? `  const x = ${word}(${i}); // ünïcödé ✓` : `  line ${n} of chunk ${i} with some ordinary code text here;`,
+  ).join('\n');
 }
 
 function response(results: SearchResult[], extra: Partial<SearchResponse> = {}): SearchResponse {
@@ -33,7 +35,11 @@ test('the answer never exceeds its byte budget, whatever the budget and the numb
   for (const budget of [MIN_AGENT_BUDGET_BYTES, 700, 1000, 2048, DEFAULT_AGENT_BUDGET_BYTES, 20000]) {
     for (const n of [0, 1, 3, 10, 50]) {
       const results = Array.from({ length: n }, (_, i) => result(i, 60));
-      const out = formatForAgent('retry', response(results, { candidates: n * 2 }), { budgetBytes: budget, chunkText: (id) => chunkText(id - 100, 60), explain: true });
+      const out = formatForAgent('retry', response(results, { candidates: n * 2 }), {
+        budgetBytes: budget,
+        chunkText: (id) => chunkText(id - 100, 60),
+        explain: true,
+      });
       assert.ok(out.bytes <= budget, `budget ${budget}, ${n} results: ${out.bytes} bytes`);
       assert.equal(out.bytes, Buffer.byteLength(out.text));
       assert.equal(out.shown.length + out.omitted, n);

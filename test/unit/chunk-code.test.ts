@@ -103,7 +103,7 @@ test('top-level code between symbols is kept and titled by the file', () => {
   ]);
 });
 
-test('a comment trailing code is not taken for the next symbol\'s doc comment', () => {
+test("a comment trailing code is not taken for the next symbol's doc comment", () => {
   const text = `const a = 1; // about a\nfunction f() {\n  return a;\n}\n`;
   const { chunks } = chunker.chunk('x.ts', text);
   assert.deepEqual(ranges(chunks), [
@@ -177,10 +177,26 @@ test('Java, C#, PHP and Ruby methods are titled by their class', () => {
   const ruby = (i: number): string => `run(${i}, "some argument text", more, arguments)`;
   const php = (i: number): string => `$this->run(${i}, "some argument text", $more);`;
   const cases: Array<[string, string, string[]]> = [
-    ['A.java', `class A {\n  int x;\n  void run() {\n${body(5, '    ', semicolon)}\n  }\n\n  void stop() {\n${body(3, '    ', semicolon)}\n  }\n}\n`, ['A', 'A > run', 'A > stop']],
-    ['A.cs', `namespace Shop.Orders {\n  class A {\n    int x;\n    void Run() {\n${body(5, '      ', semicolon)}\n    }\n\n    void Stop() {\n${body(3, '      ', semicolon)}\n    }\n  }\n}\n`, ['Shop.Orders > A', 'Shop.Orders > A > Run', 'Shop.Orders > A > Stop']],
-    ['a.php', `<?php\nclass A {\n  private $x;\n  public function run() {\n${body(5, '    ', php)}\n  }\n\n  public function stop() {\n${body(3, '    ', php)}\n  }\n}\n`, ['a.php (top level)', 'A', 'A > run', 'A > stop']],
-    ['a.rb', `module Shop\n  class A\n    attr_reader :x\n    def run\n${body(5, '      ', ruby)}\n    end\n\n    def stop\n${body(3, '      ', ruby)}\n    end\n  end\nend\n`, ['Shop > A', 'Shop > A > run', 'Shop > A > stop']],
+    [
+      'A.java',
+      `class A {\n  int x;\n  void run() {\n${body(5, '    ', semicolon)}\n  }\n\n  void stop() {\n${body(3, '    ', semicolon)}\n  }\n}\n`,
+      ['A', 'A > run', 'A > stop'],
+    ],
+    [
+      'A.cs',
+      `namespace Shop.Orders {\n  class A {\n    int x;\n    void Run() {\n${body(5, '      ', semicolon)}\n    }\n\n    void Stop() {\n${body(3, '      ', semicolon)}\n    }\n  }\n}\n`,
+      ['Shop.Orders > A', 'Shop.Orders > A > Run', 'Shop.Orders > A > Stop'],
+    ],
+    [
+      'a.php',
+      `<?php\nclass A {\n  private $x;\n  public function run() {\n${body(5, '    ', php)}\n  }\n\n  public function stop() {\n${body(3, '    ', php)}\n  }\n}\n`,
+      ['a.php (top level)', 'A', 'A > run', 'A > stop'],
+    ],
+    [
+      'a.rb',
+      `module Shop\n  class A\n    attr_reader :x\n    def run\n${body(5, '      ', ruby)}\n    end\n\n    def stop\n${body(3, '      ', ruby)}\n    end\n  end\nend\n`,
+      ['Shop > A', 'Shop > A > run', 'Shop > A > stop'],
+    ],
   ];
   for (const [file, text, expected] of cases) {
     assert.deepEqual(titles(tight.chunk(file, text).chunks), expected, file);
@@ -193,7 +209,10 @@ test('shell functions and CSS rules are symbols; rules inside @media are titled 
     ['deploy.sh (top level)', 1, 2],
     ['build', 4, 7],
   ]);
-  const css = tight.chunk('site.css', `.btn, .btn:hover {\n  color: red;\n}\n\n@media (max-width: 600px) {\n  .nav {\n${'    margin: 0;\n'.repeat(30)}  }\n}\n`);
+  const css = tight.chunk(
+    'site.css',
+    `.btn, .btn:hover {\n  color: red;\n}\n\n@media (max-width: 600px) {\n  .nav {\n${'    margin: 0;\n'.repeat(30)}  }\n}\n`,
+  );
   assert.equal(css.chunks[0]?.title, '.btn, .btn:hover');
   assert.ok(titles(css.chunks).some((t) => t.startsWith('@media (max-width: 600px) > .nav')));
 });
@@ -235,7 +254,7 @@ SYSCALL_DEFINE1(worker_ctl, int, cmd)
 }
 `;
 
-test('C files are chunked by function, struct and multi-line macro, with the kernel\'s idioms understood', () => {
+test("C files are chunked by function, struct and multi-line macro, with the kernel's idioms understood", () => {
   const { language, chunks } = chunker.chunk('kernel/worker.c', KERNEL_C);
   assert.equal(language, 'c');
   assert.deepEqual(ranges(chunks), [

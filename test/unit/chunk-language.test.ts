@@ -23,7 +23,7 @@ test('files are named by VS Code language ids, whatever the case of their extens
     'package.json': 'json',
     'tsconfig.json': 'jsonc',
     '.github/workflows/ci.yml': 'yaml',
-    'Makefile': 'makefile',
+    Makefile: 'makefile',
     'Documentation/index.rst': 'restructuredtext',
     'notes.txt': 'plaintext',
     'data.unknownext': 'plaintext',

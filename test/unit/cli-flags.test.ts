@@ -18,7 +18,7 @@ test('--limit has the bound the fusedSearch.limit setting has', () => {
   assert.deepEqual(run('search', 'x', '--limit', '999'), { status: 2, stderr: 'fused-search: --limit must be a whole number from 1 to 500\n' });
 });
 
-test('--budget has the bounds the agents\' budget_bytes has', () => {
+test("--budget has the bounds the agents' budget_bytes has", () => {
   assert.deepEqual(run('mcp', '--budget', '100'), { status: 2, stderr: 'fused-search: --budget must be a whole number from 512 to 262144\n' });
 });
 

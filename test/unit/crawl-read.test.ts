@@ -56,7 +56,12 @@ test('a NUL byte in the first 8 KB means binary; one later on does not', async (
 });
 
 test('bytes that are not UTF-8 are invalid-utf8, never text full of replacement characters', async () => {
-  for (const bytes of [[0x63, 0x61, 0x66, 0xe9], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]]) {
+  for (const bytes of [
+    [0x63, 0x61, 0x66, 0xe9],
+    [0xc3, 0x28],
+    [0xed, 0xa0, 0x80],
+    [0xf8, 0x88, 0x80, 0x80, 0x80],
+  ]) {
     assert.deepEqual(await readTextFile(fileWith(Buffer.from(bytes)), MAX), { ok: false, reason: 'invalid-utf8' });
   }
 });

@@ -50,24 +50,61 @@ const GITIGNORE_FIXTURE: Record<string, string> = {
     'cache/',
     '/*.orig',
   ].join('\n'),
-  'app.log': '', 'keep.log': '', 'src/deep/keep.log': '', 'src/deep/other.log': '', 'UPPER.LOG': '',
-  'build/x.js': '', 'src/build/x.js': '',
-  'out/o.js': '', 'src/out/o.js': '', 'src/out.txt': '', 'out.txt/inner.md': '',
-  'gen/a.ts': '', 'src/gen/b/c.ts': '', 'src/gen.ts': '',
-  'docs/a.tmp': '', 'docs/x/y/b.tmp': '', 'other/c.tmp': '',
-  '#literal-hash.txt': '', 'trailing.txt': '', 'abc.txt': '', 'abbc.txt': '', 'x.dat': '', 'z.dat': '',
-  'node_modules/pkg/index.js': '', 'a/node_modules/pkg/index.js': '',
-  'top.orig': '', 'src/nested.orig': '',
+  'app.log': '',
+  'keep.log': '',
+  'src/deep/keep.log': '',
+  'src/deep/other.log': '',
+  'UPPER.LOG': '',
+  'build/x.js': '',
+  'src/build/x.js': '',
+  'out/o.js': '',
+  'src/out/o.js': '',
+  'src/out.txt': '',
+  'out.txt/inner.md': '',
+  'gen/a.ts': '',
+  'src/gen/b/c.ts': '',
+  'src/gen.ts': '',
+  'docs/a.tmp': '',
+  'docs/x/y/b.tmp': '',
+  'other/c.tmp': '',
+  '#literal-hash.txt': '',
+  'trailing.txt': '',
+  'abc.txt': '',
+  'abbc.txt': '',
+  'x.dat': '',
+  'z.dat': '',
+  'node_modules/pkg/index.js': '',
+  'a/node_modules/pkg/index.js': '',
+  'top.orig': '',
+  'src/nested.orig': '',
   // A nested file re-includes a folder the root excluded, and adds its own anchored rule.
   'pkg/.gitignore': '!cache/\n/local.txt\nsub/deep.txt\n*.md\n!important.md\n\\#p-hash.txt\n\\!p-bang.txt\n**/tmp/\nlogs/**\nspace\\ \n',
-  'pkg/cache/kept.txt': '', 'cache/dropped.txt': '', 'pkg/local.txt': '', 'pkg/x/local.txt': '',
-  'pkg/sub/deep.txt': '', 'pkg/x/sub/deep.txt': '', 'pkg/readme.md': '', 'pkg/important.md': '', 'readme.md': '',
-  'pkg/#p-hash.txt': '', 'pkg/!p-bang.txt': '', 'pkg/a/tmp/t.txt': '', 'pkg/tmp/t.txt': '', 'tmp/t.txt': '',
-  'pkg/logs/l.txt': '', 'pkg/x/logs/l.txt': '', 'pkg/space ': '', 'pkg/space': '',
+  'pkg/cache/kept.txt': '',
+  'cache/dropped.txt': '',
+  'pkg/local.txt': '',
+  'pkg/x/local.txt': '',
+  'pkg/sub/deep.txt': '',
+  'pkg/x/sub/deep.txt': '',
+  'pkg/readme.md': '',
+  'pkg/important.md': '',
+  'readme.md': '',
+  'pkg/#p-hash.txt': '',
+  'pkg/!p-bang.txt': '',
+  'pkg/a/tmp/t.txt': '',
+  'pkg/tmp/t.txt': '',
+  'tmp/t.txt': '',
+  'pkg/logs/l.txt': '',
+  'pkg/x/logs/l.txt': '',
+  'pkg/space ': '',
+  'pkg/space': '',
   // A folder whose name is a glob: its rules must not leak onto `g`, which `[gen]` would match.
-  '[gen]/.gitignore': '*.txt\n', '[gen]/x.txt': '', 'g/x.txt': '',
+  '[gen]/.gitignore': '*.txt\n',
+  '[gen]/x.txt': '',
+  'g/x.txt': '',
   // A file can re-include what a shallower file ignored, but not below an ignored folder.
-  'lib/.gitignore': '!*.log\n', 'lib/debug.log': '', 'node_modules/.gitignore': '!*\n',
+  'lib/.gitignore': '!*.log\n',
+  'lib/debug.log': '',
+  'node_modules/.gitignore': '!*\n',
   'plain.txt': '',
 };
 
@@ -82,13 +119,43 @@ test('the crawl keeps exactly the files git would list as untracked and not igno
   const crawled = await crawledFiles(root);
   assert.deepEqual([...crawled].sort(), expected);
   // Spot checks, so a broken fixture cannot make both sides agree on nothing.
-  for (const kept of ['keep.log', 'src/deep/keep.log', 'UPPER.LOG', 'src/build/x.js', 'src/out.txt', 'pkg/cache/kept.txt',
-    'pkg/x/local.txt', 'pkg/important.md', 'readme.md', 'g/x.txt', 'lib/debug.log', 'other/c.tmp', 'src/nested.orig']) {
+  for (const kept of [
+    'keep.log',
+    'src/deep/keep.log',
+    'UPPER.LOG',
+    'src/build/x.js',
+    'src/out.txt',
+    'pkg/cache/kept.txt',
+    'pkg/x/local.txt',
+    'pkg/important.md',
+    'readme.md',
+    'g/x.txt',
+    'lib/debug.log',
+    'other/c.tmp',
+    'src/nested.orig',
+  ]) {
     assert.ok(crawled.includes(kept), `${kept} should be kept`);
   }
-  for (const dropped of ['app.log', 'build/x.js', 'src/out/o.js', 'gen/a.ts', 'docs/x/y/b.tmp', 'abc.txt', 'x.dat',
-    'a/node_modules/pkg/index.js', 'node_modules/pkg/index.js', 'pkg/local.txt', 'pkg/sub/deep.txt', 'pkg/readme.md',
-    '[gen]/x.txt', 'cache/dropped.txt', 'token.secret', 'top.orig', 'trailing.txt', '#literal-hash.txt']) {
+  for (const dropped of [
+    'app.log',
+    'build/x.js',
+    'src/out/o.js',
+    'gen/a.ts',
+    'docs/x/y/b.tmp',
+    'abc.txt',
+    'x.dat',
+    'a/node_modules/pkg/index.js',
+    'node_modules/pkg/index.js',
+    'pkg/local.txt',
+    'pkg/sub/deep.txt',
+    'pkg/readme.md',
+    '[gen]/x.txt',
+    'cache/dropped.txt',
+    'token.secret',
+    'top.orig',
+    'trailing.txt',
+    '#literal-hash.txt',
+  ]) {
     assert.ok(!crawled.includes(dropped), `${dropped} should be ignored`);
   }
 });
@@ -121,35 +188,46 @@ test('a .fusedsearchignore at any level works like a .gitignore and can override
   const root = makeTree({
     '.gitignore': 'dist/\n',
     '.fusedsearchignore': '!dist/\n*.snap\n',
-    'dist/bundle.js': '', 'a.snap': '',
-    'sub/.fusedsearchignore': '/fixtures/\n', 'sub/fixtures/big.json': '', 'fixtures/kept.json': '',
+    'dist/bundle.js': '',
+    'a.snap': '',
+    'sub/.fusedsearchignore': '/fixtures/\n',
+    'sub/fixtures/big.json': '',
+    'fixtures/kept.json': '',
     'sub/code.ts': '',
   });
   assert.deepEqual(await crawledFiles(root), [
-    '.fusedsearchignore', '.gitignore', 'dist/bundle.js', 'fixtures/kept.json', 'sub/.fusedsearchignore', 'sub/code.ts',
+    '.fusedsearchignore',
+    '.gitignore',
+    'dist/bundle.js',
+    'fixtures/kept.json',
+    'sub/.fusedsearchignore',
+    'sub/code.ts',
   ]);
 });
 
 test('include keeps only matching files, exclude removes files and whole folders, both gitignore-style', async () => {
   const root = makeTree({
-    'src/a.ts': '', 'src/a.test.ts': '', 'src/b.js': '', 'docs/guide.md': '', 'vendor/lib.ts': '',
-    'readme.md': '', 'deep/src/c.ts': '',
+    'src/a.ts': '',
+    'src/a.test.ts': '',
+    'src/b.js': '',
+    'docs/guide.md': '',
+    'vendor/lib.ts': '',
+    'readme.md': '',
+    'deep/src/c.ts': '',
   });
-  assert.deepEqual(
-    await crawledFiles(root, { include: ['*.ts', '!*.test.ts', '/docs/'] }),
-    ['deep/src/c.ts', 'docs/guide.md', 'src/a.ts', 'vendor/lib.ts'],
-  );
-  assert.deepEqual(
-    await crawledFiles(root, { exclude: ['vendor/', '/src/*.js', '**/*.md'] }),
-    ['deep/src/c.ts', 'src/a.test.ts', 'src/a.ts'],
-  );
+  assert.deepEqual(await crawledFiles(root, { include: ['*.ts', '!*.test.ts', '/docs/'] }), ['deep/src/c.ts', 'docs/guide.md', 'src/a.ts', 'vendor/lib.ts']);
+  assert.deepEqual(await crawledFiles(root, { exclude: ['vendor/', '/src/*.js', '**/*.md'] }), ['deep/src/c.ts', 'src/a.test.ts', 'src/a.ts']);
   assert.deepEqual(await crawledFiles(root, { include: ['*.ts'], exclude: ['/src'] }), ['deep/src/c.ts', 'vendor/lib.ts']);
 });
 
 test('version-control folders are never entered, even when no ignore file names them', async () => {
   const root = makeTree({
-    '.git/config': '', '.hg/store': '', '.svn/entries': '', 'sub/.git': 'gitdir: ../.git/modules/sub\n',
-    'sub/a.txt': '', '.gitkeep': '',
+    '.git/config': '',
+    '.hg/store': '',
+    '.svn/entries': '',
+    'sub/.git': 'gitdir: ../.git/modules/sub\n',
+    'sub/a.txt': '',
+    '.gitkeep': '',
   });
   assert.deepEqual(await crawledFiles(root), ['.gitkeep', 'sub/a.txt']);
 });
@@ -162,7 +240,10 @@ test('an ignored folder is not entered', async (t) => {
   t.after(() => fs.chmodSync(path.join(root, 'node_modules/pkg'), 0o755));
   const result = crawlAsUnprivileged(root);
   if (result === undefined) return t.skip('cannot switch to an unprivileged user');
-  assert.deepEqual(result, [{ type: 'file', relPath: '.gitignore' }, { type: 'file', relPath: 'a.txt' }]);
+  assert.deepEqual(result, [
+    { type: 'file', relPath: '.gitignore' },
+    { type: 'file', relPath: 'a.txt' },
+  ]);
 });
 
 /** Runs a crawl in a child process as `nobody` when this one is root, since root reads anything. */

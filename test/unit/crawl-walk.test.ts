@@ -40,8 +40,19 @@ test('a file stat carries its absolute path, size and mtime', async () => {
 
 test('names with spaces, unicode, quotes, leading dashes and glob characters are walked and read like any other', async () => {
   const names = [
-    'with space.txt', 'ünïcødé.md', '日本語.txt', `quo"te's.txt`, '-dash.txt', '--help', '[a].ts', '*.md', '?.txt',
-    'back\\slash.txt', '#hash.txt', '!bang.txt', 'emoji 🎉.txt',
+    'with space.txt',
+    'ünïcødé.md',
+    '日本語.txt',
+    `quo"te's.txt`,
+    '-dash.txt',
+    '--help',
+    '[a].ts',
+    '*.md',
+    '?.txt',
+    'back\\slash.txt',
+    '#hash.txt',
+    '!bang.txt',
+    'emoji 🎉.txt',
   ];
   const root = makeTree(Object.fromEntries(names.map((name) => [`dir [x] {y}/${name}`, name])));
   const entries = await collect(root);
@@ -139,9 +150,7 @@ test('a symlink whose target resolves outside the root is not followed', async (
   fs.symlinkSync(path.join(outside, 'f.txt'), path.join(root, 'out-file'));
   // Relative, and through a link inside the root: the resolved target is what counts.
   fs.symlinkSync('../' + path.basename(outside), path.join(root, 'sneaky'));
-  assert.deepEqual(summary(await collect(root)), [
-    'a.txt', 'out-dir: symlink-outside-root', 'out-file: symlink-outside-root', 'sneaky: symlink-outside-root',
-  ]);
+  assert.deepEqual(summary(await collect(root)), ['a.txt', 'out-dir: symlink-outside-root', 'out-file: symlink-outside-root', 'sneaky: symlink-outside-root']);
 });
 
 test('symlink loops and links to folders already walked are reported, not followed', async () => {
@@ -153,15 +162,23 @@ test('symlink loops and links to folders already walked are reported, not follow
   fs.symlinkSync('..', path.join(root, 'real/sub/up'));
   // `alias` sorts before `real`, yet the files come out once, under their real path.
   assert.deepEqual(summary(await collect(root)), [
-    'ping: symlink-loop', 'pong: symlink-loop', 'real/f.txt', 'real/sub/g.txt',
-    'alias: symlink-loop', 'real/sub/up: symlink-loop', 'self: symlink-loop',
+    'ping: symlink-loop',
+    'pong: symlink-loop',
+    'real/f.txt',
+    'real/sub/g.txt',
+    'alias: symlink-loop',
+    'real/sub/up: symlink-loop',
+    'self: symlink-loop',
   ]);
 });
 
 test('a linked folder is followed when its target is not otherwise walked, with the rules of the link location', async () => {
   const root = makeTree({
     '.gitignore': 'vendor-src/\nlinked-ignored/\n*.tmp\n',
-    'vendor-src/lib.ts': '', 'vendor-src/x.tmp': '', 'vendor-src/.gitignore': 'private/\n', 'vendor-src/private/p.ts': '',
+    'vendor-src/lib.ts': '',
+    'vendor-src/x.tmp': '',
+    'vendor-src/.gitignore': 'private/\n',
+    'vendor-src/private/p.ts': '',
   });
   fs.symlinkSync('vendor-src', path.join(root, 'vendor'));
   fs.symlinkSync('vendor-src', path.join(root, 'linked-ignored'));

@@ -73,16 +73,27 @@ test('describe() says a query list missed the chunk, and leaves out feedback, pr
 
 test('describe() gives each list line its RRF contribution, so the panel can draw the lists to one scale', () => {
   const lists = describe(fusedOnly).filter((line) => line.contribution !== undefined);
-  assert.deepEqual(lists.map(({ topic, contribution }) => [topic, contribution]), [['porter', 1 / 61], ['trigram', 0]]);
+  assert.deepEqual(
+    lists.map(({ topic, contribution }) => [topic, contribution]),
+    [
+      ['porter', 1 / 61],
+      ['trigram', 0],
+    ],
+  );
 });
 
 test('a rerank that found no span says so rather than printing a length', () => {
   const noSpan = { ...promoted, explain: { ...promoted.explain, proximity: { ...promoted.explain.proximity!, span: null } } };
-  assert.match(describeAsText(noSpan).find((line) => line.startsWith('Proximity:'))!, /span —,/);
+  assert.match(
+    describeAsText(noSpan).find((line) => line.startsWith('Proximity:'))!,
+    /span —,/,
+  );
 });
 
-test('the CLI\'s --explain and the agent text describe a result in the same words', () => {
-  const cli = formatResults(response([promoted, fusedOnly]), { explain: true, color: false }).split('\n').map((line) => line.trim());
+test("the CLI's --explain and the agent text describe a result in the same words", () => {
+  const cli = formatResults(response([promoted, fusedOnly]), { explain: true, color: false })
+    .split('\n')
+    .map((line) => line.trim());
   const agent = formatForAgent('retry policy', response([promoted, fusedOnly]), { explain: true }).text;
   for (const result of [promoted, fusedOnly]) {
     const described = describeAsText(result);
@@ -92,7 +103,7 @@ test('the CLI\'s --explain and the agent text describe a result in the same word
   assert.ok(agent.includes('Proximity: ×1.23 (title 0.15, span 24 chars, in-order pairs 1)'), 'one wording for the proximity boost');
 });
 
-test('the CLI\'s --json keeps the explanation\'s fields, the title\'s part of the rerank boost as titleBoost', () => {
+test("the CLI's --json keeps the explanation's fields, the title's part of the rerank boost as titleBoost", () => {
   const root = tempDir('fused-describe-');
   fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryPolicy(attempts: number): number {\n  return 2 ** attempts;\n}\n');
   const db = path.join(root, 'index.db');

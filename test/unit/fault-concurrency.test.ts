@@ -66,7 +66,10 @@ test('1,000 rewrites in 10 seconds with an updateFile call after each, not await
   const outcomes = await Promise.allSettled(updates);
   const seconds = (performance.now() - started) / 1000;
   t.diagnostic(`1,000 rewrites of ${last.size} files and their updates took ${seconds.toFixed(1)} s`);
-  assert.deepEqual(outcomes.filter((o) => o.status === 'rejected'), []);
+  assert.deepEqual(
+    outcomes.filter((o) => o.status === 'rejected'),
+    [],
+  );
 
   // Every file's newest version is what the index holds and what a search finds.
   const lost: string[] = [];
@@ -87,7 +90,8 @@ test('a word of letters and digits (version0875) finds its file first, though it
   // `0875` alone has no postings, so the exact word was dropped from the query.
   const root = path.join(base, 'digits');
   fs.mkdirSync(root, { recursive: true });
-  for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(root, `f${i}.md`), `# Version ${i}\n\nversion${String(i * 7).padStart(4, '0')} ${'words '.repeat(i * 5)}\n`);
+  for (let i = 0; i < 30; i++)
+    fs.writeFileSync(path.join(root, `f${i}.md`), `# Version ${i}\n\nversion${String(i * 7).padStart(4, '0')} ${'words '.repeat(i * 5)}\n`);
   const engine = await Engine.open({ root, dbFile: path.join(base, 'digits.db') });
   await engine.sync();
   assert.equal(engine.searchIndexed('version0035', { fuzzy: 'off' }).results[0]?.path, 'f5.md');
@@ -111,12 +115,19 @@ test('a search whose result file changed while another process holds the write l
   keeper.exec('BEGIN IMMEDIATE');
   try {
     const answer = await engine.search('harbour ferry');
-    assert.deepEqual(answer.results.map((r) => r.path), ['kept.md']);
+    assert.deepEqual(
+      answer.results.map((r) => r.path),
+      ['kept.md'],
+    );
   } finally {
     keeper.exec('ROLLBACK');
     keeper.close();
   }
-  assert.deepEqual((await engine.search('harbour ferry')).results.map((r) => r.path).sort(), ['changed.md', 'kept.md'], 'once the lock is free, the refresh runs');
+  assert.deepEqual(
+    (await engine.search('harbour ferry')).results.map((r) => r.path).sort(),
+    ['changed.md', 'kept.md'],
+    'once the lock is free, the refresh runs',
+  );
   engine.close();
 });
 
@@ -145,7 +156,11 @@ test('opening and closing an index while another process writes it waits for no 
   holder.exec('BEGIN EXCLUSIVE');
   try {
     await assert.rejects(Engine.open({ root, dbFile }), /locked/);
-    assert.deepEqual(fs.readdirSync(base).filter((f) => f.startsWith('opening.db.broken')), [], 'the database stays where it is');
+    assert.deepEqual(
+      fs.readdirSync(base).filter((f) => f.startsWith('opening.db.broken')),
+      [],
+      'the database stays where it is',
+    );
   } finally {
     holder.exec('COMMIT');
     holder.close();

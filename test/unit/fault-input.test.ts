@@ -26,7 +26,11 @@ after(() => {
 });
 
 /** Unique words planted in files, with the 1-based line each sits on. */
-interface Marker { file: string; word: string; line: number }
+interface Marker {
+  file: string;
+  word: string;
+  line: number;
+}
 const markers: Marker[] = [];
 
 function write(relPath: string, content: string | Uint8Array): void {
@@ -61,7 +65,12 @@ before(() => {
   planted('names/[glob]*?.txt', 'globmarker', 1, 'globmarker\n');
   planted('names/{a,b}!(x).txt', 'bracemarker', 1, 'bracemarker\n');
   // Encodings and line endings.
-  planted('enc/utf16.txt', 'utfsixteenmarker', 2, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('first line\r\nutfsixteenmarker here\r\n', 'utf16le')]));
+  planted(
+    'enc/utf16.txt',
+    'utfsixteenmarker',
+    2,
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('first line\r\nutfsixteenmarker here\r\n', 'utf16le')]),
+  );
   planted('enc/crlf.txt', 'crlfmarker', 250, lines(300, 250, 'crlfmarker', '\r\n'));
   planted('enc/lonecr.txt', 'lonecrmarker', 250, lines(300, 250, 'lonecrmarker', '\r'));
   planted('enc/mixed.txt', 'mixedmarker', 5, 'a\r\nb\rc\nd\r\nthe mixedmarker\n');
@@ -70,12 +79,17 @@ before(() => {
   planted('big/empty-lines.txt', 'emptylinesmarker', 100_001, '\n'.repeat(100_000) + 'emptylinesmarker\n');
   write('big/identifier.txt', 'q'.repeat(1_000_000) + '\n');
   planted('big/nested.json', 'nestedmarker', 1, '{"a":'.repeat(10_000) + '"nestedmarker"' + '}'.repeat(10_000));
-  planted('big/broken.ts', 'brokenmarker', 4, 'function ( {{{ class ]]] =>\n) } interface <<<\n\nconst brokenmarker = ;;; }}}\n' + ') } interface <<< if while\n'.repeat(500));
+  planted(
+    'big/broken.ts',
+    'brokenmarker',
+    4,
+    'function ( {{{ class ]]] =>\n) } interface <<<\n\nconst brokenmarker = ;;; }}}\n' + ') } interface <<< if while\n'.repeat(500),
+  );
   // Skipped with a reason.
   write('skip/image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
   write('skip/nul.txt', 'hello\0nulmarker\n');
   write('skip/latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6c, 0x61, 0x74, 0x69, 0x6e, 0x0a]));
-  write('skip/minified.js', 'var a=1;'.repeat(50 * 1024 * 1024 / 8));
+  write('skip/minified.js', 'var a=1;'.repeat((50 * 1024 * 1024) / 8));
   write('unreadable.txt', 'secretmarker\n');
   write('unreadable-dir/inside.txt', 'hiddenmarker\n');
   fs.symlinkSync('..', path.join(root, 'skip', 'loop'));
@@ -200,11 +214,15 @@ test('every good file is found by its planted word, on the line it was planted',
   for (const m of markers) {
     const hit = report.found[m.word]?.find((r) => r.path === m.file);
     assert.ok(hit, `${m.word} in ${m.file}: got ${JSON.stringify(report.found[m.word])}`);
-    assert.equal(hit.lineOfWord, m.line, `${m.word} in ${m.file} is on line ${m.line}, the chunk says ${hit.lineOfWord} (lines ${hit.startLine}-${hit.endLine})`);
+    assert.equal(
+      hit.lineOfWord,
+      m.line,
+      `${m.word} in ${m.file} is on line ${m.line}, the chunk says ${hit.lineOfWord} (lines ${hit.startLine}-${hit.endLine})`,
+    );
   }
 });
 
-test('the 1 MB identifier is indexed, and every file\'s chunks run forward through it', () => {
+test("the 1 MB identifier is indexed, and every file's chunks run forward through it", () => {
   assert.ok(report.paths.includes('big/identifier.txt'));
   assert.ok(report.chunkShape['enc/crlf.txt']!.chunks > 1 && report.chunkShape['enc/lonecr.txt']!.chunks > 1, 'the line-ending files span several chunks');
   for (const [file, shape] of Object.entries(report.chunkShape)) assert.ok(shape.contiguous, `${file}: chunks out of order`);

@@ -33,7 +33,10 @@ before(async () => {
 });
 
 function explain(rounds: KillRound[]): string {
-  return rounds.filter((r) => r.problems.length > 0).map((r) => `${r.kind} killed after ${r.afterMs} ms: ${r.problems.join('; ')}`).join('\n');
+  return rounds
+    .filter((r) => r.problems.length > 0)
+    .map((r) => `${r.kind} killed after ${r.afterMs} ms: ${r.problems.join('; ')}`)
+    .join('\n');
 }
 
 test(`a full index killed at 4 random moments (seed ${SEED}) leaves a sound database that resumes to the same content`, async (t) => {
@@ -46,7 +49,10 @@ test(`a full index killed at 4 random moments (seed ${SEED}) leaves a sound data
   }
   t.diagnostic(rounds.map((r) => `killed ${r.killed} after ${r.afterMs} ms holding ${r.files} files`).join(', '));
   assert.equal(explain(rounds), '');
-  assert.ok(rounds.filter((r) => r.killed).length >= 3, `most kills should land mid-index: ${JSON.stringify(rounds.map((r) => [r.afterMs, r.killed, r.files]))}`);
+  assert.ok(
+    rounds.filter((r) => r.killed).length >= 3,
+    `most kills should land mid-index: ${JSON.stringify(rounds.map((r) => [r.afterMs, r.killed, r.files]))}`,
+  );
 });
 
 test(`an update burst killed at 4 random moments (seed ${SEED}) loses nothing the folder holds`, async (t) => {
@@ -54,9 +60,22 @@ test(`an update burst killed at 4 random moments (seed ${SEED}) loses nothing th
   const rounds: KillRound[] = [];
   for (let i = 0; i < 4; i++) {
     const afterMs = 100 + Math.floor(next() * 1000);
-    rounds.push(await killRound({ kind: 'update-burst', root, dbFile, afterMs, seed: SEED + 100 + i, reference: () => referenceDigest(root, scratchDb), referenceDb: scratchDb }));
+    rounds.push(
+      await killRound({
+        kind: 'update-burst',
+        root,
+        dbFile,
+        afterMs,
+        seed: SEED + 100 + i,
+        reference: () => referenceDigest(root, scratchDb),
+        referenceDb: scratchDb,
+      }),
+    );
   }
   t.diagnostic(rounds.map((r) => `killed ${r.killed} after ${r.afterMs} ms holding ${r.files} files`).join(', '));
   assert.equal(explain(rounds), '');
-  assert.ok(rounds.every((r) => r.killed), 'a burst never ends by itself');
+  assert.ok(
+    rounds.every((r) => r.killed),
+    'a burst never ends by itself',
+  );
 });

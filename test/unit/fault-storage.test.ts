@@ -138,7 +138,10 @@ test('a full disk stops indexing with a message, the index keeps answering, and 
 
     // A single-file update that does not fit throws a typed error with the same kind of message.
     fs.writeFileSync(path.join(root, 'more', 'huge.md'), `# Huge\n\n${'unfit words never stored '.repeat(20_000)}\n`);
-    await assert.rejects(engine.updateFile('more/huge.md'), (error: unknown) => error instanceof IndexFullError && error.code === 'disk-full' && /is full/.test(error.message));
+    await assert.rejects(
+      engine.updateFile('more/huge.md'),
+      (error: unknown) => error instanceof IndexFullError && error.code === 'disk-full' && /is full/.test(error.message),
+    );
     // Search re-checks files behind results; a refresh that does not fit still answers.
     fs.appendFileSync(path.join(root, 'd3/e3/notes3.txt'), `\n${'growth words '.repeat(20_000)}\n`);
     const stillAnswers = await engine.search('uniq3');

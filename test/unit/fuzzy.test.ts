@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { LARGE_VOCABULARY_WORDS, Vocabulary, editDistance, maxEditDistance } from '../../src/core/search/fuzzy.ts';
 import { random } from './helpers/random.ts';
 
-
 /** The textbook full-matrix OSA recurrence, over code points, with no band and no early exit. */
 function naiveOsa(a: string, b: string): number {
   const x = [...a];
@@ -125,16 +124,10 @@ test('a distance counts letters, not UTF-16 code units', () => {
 });
 
 test('the edit budget is 1 up to 4 letters, 2 up to 12, 3 beyond, and nothing below 3', () => {
-  assert.deepEqual(
-    [0, 1, 2, 3, 4, 5, 12, 13, 40].map(maxEditDistance),
-    [0, 0, 0, 1, 1, 2, 2, 3, 3],
-  );
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 12, 13, 40].map(maxEditDistance), [0, 0, 0, 1, 1, 2, 2, 3, 3]);
 });
 
-const common = new Vocabulary(
-  ['kubernetes', 'database', 'authentication', 'the', 'then', 'configuration', 'function'],
-  [40, 120, 30, 900, 300, 75, 500],
-);
+const common = new Vocabulary(['kubernetes', 'database', 'authentication', 'the', 'then', 'configuration', 'function'], [40, 120, 30, 900, 300, 75, 500]);
 
 test('common typos are corrected to the word that was meant', () => {
   // One missing letter, not a swap: "kubern_tes" lacks the "e".
@@ -284,7 +277,10 @@ test('a vocabulary with more distinct characters than ids still corrects the wor
   for (const [from, to] of ranges) for (let cp = from; cp <= to; cp++) chars.push(String.fromCodePoint(cp));
   const words = ['interrupt'];
   for (let i = 0; i + 3 <= chars.length; i += 3) words.push(chars[i]! + chars[i + 1]! + chars[i + 2]!);
-  const v = new Vocabulary(words, words.map(() => 5));
+  const v = new Vocabulary(
+    words,
+    words.map(() => 5),
+  );
   const first = words[1]!;
   const last = words[words.length - 1]!;
   assert.equal(v.correct('interupt')?.to, 'interrupt');

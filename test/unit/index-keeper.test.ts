@@ -19,7 +19,10 @@ const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 after(async () => {
-  for (const run of cleanup.reverse()) await Promise.resolve().then(run).catch(() => undefined);
+  for (const run of cleanup.reverse())
+    await Promise.resolve()
+      .then(run)
+      .catch(() => undefined);
 });
 
 async function eventually(check: () => Promise<boolean> | boolean, ms = 5000): Promise<boolean> {
@@ -44,9 +47,17 @@ async function paths(keeper: IndexKeeper, query: string): Promise<string[]> {
   return (await keeper.search(query)).results.map((result) => result.path);
 }
 
-for (const [ignoreFile, line] of [['.fusedsearchignore', 'secret.md'], ['.gitignore', 'secret.md'], ['.git/info/exclude', 'secret.md']] as const) {
+for (const [ignoreFile, line] of [
+  ['.fusedsearchignore', 'secret.md'],
+  ['.gitignore', 'secret.md'],
+  ['.git/info/exclude', 'secret.md'],
+] as const) {
   test(`the MCP server's watcher drops a file once ${ignoreFile} names it`, async () => {
-    const root = folderWith({ 'secret.md': '# Secret\n\nzanzibar marmalade\n', 'open.md': '# Open\n\nzanzibar lighthouse\n', '.git/HEAD': 'ref: refs/heads/main\n' });
+    const root = folderWith({
+      'secret.md': '# Secret\n\nzanzibar marmalade\n',
+      'open.md': '# Open\n\nzanzibar lighthouse\n',
+      '.git/HEAD': 'ref: refs/heads/main\n',
+    });
     const service = await IndexService.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), debounceMs: 20 });
     cleanup.push(() => service.close());
     await service.keeper.sync();

@@ -67,7 +67,7 @@ test('the holder can publish indexing progress for readers', () => {
   b.close();
 });
 
-test('a worker restarted in the same process takes over its dead predecessor\'s lease at once', () => {
+test("a worker restarted in the same process takes over its dead predecessor's lease at once", () => {
   const [a, b] = twoConnections();
   const now = 1_000_000;
   const dead = new IndexLease(a, { kind: 'vscode', now: () => now, onePerProcess: true });

@@ -18,7 +18,8 @@ const makeTree = treeMaker('fused-prepare-');
 function mixedTree(): string {
   const files: Record<string, string> = {};
   for (let i = 0; i < 40; i++) {
-    files[`src/mod${i}.ts`] = `export function handler${i}(input: string) {\n  return input.repeat(${i});\n}\n\nexport class Widget${i} {\n  renderPanel() { return 'panel${i}'; }\n}\n`;
+    files[`src/mod${i}.ts`] =
+      `export function handler${i}(input: string) {\n  return input.repeat(${i});\n}\n\nexport class Widget${i} {\n  renderPanel() { return 'panel${i}'; }\n}\n`;
     files[`docs/page${i}.md`] = `# Page ${i}\n\nSome prose about widget ${i}.\n\n## Details\n\nMore words, quokkaFactor ${i}.\n`;
     files[`conf/c${i}.json`] = JSON.stringify({ name: `c${i}`, nested: { depth: i, list: [1, 2, 3] } }, null, 2);
     files[`py/p${i}.py`] = `def compute_${i}(x):\n    return x * ${i}\n\nclass Thing${i}:\n    pass\n`;
@@ -42,8 +43,12 @@ function outcome(engine: Engine, summary: IndexSummary) {
   const db = engine.store.db;
   return {
     summary: { ...summary, seconds: 0, skippedFiles: [...summary.skippedFiles].sort((a, b) => a.path.localeCompare(b.path)) },
-    chunks: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line, c.end_line, c.text, c.humps
-      FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id`).all(),
+    chunks: db
+      .prepare(
+        `SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line, c.end_line, c.text, c.humps
+      FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id`,
+      )
+      .all(),
     vocabulary: engine.store.vocabulary(),
     trigram: ['widg', 'quokka', 'handler1', 'comput'].map((word) => engine.store.match('trigram', `"${word}"`, 100, 1)),
   };

@@ -37,7 +37,9 @@ test('every setting in package.json has the type, default and bounds the options
 });
 
 test('package.json declares no setting the extension does not read', () => {
-  const read = Object.keys(SETTINGS).map((key) => `${SECTION}.${key}`).sort();
+  const read = Object.keys(SETTINGS)
+    .map((key) => `${SECTION}.${key}`)
+    .sort();
   assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), read);
 });
 

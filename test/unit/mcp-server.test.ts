@@ -43,13 +43,16 @@ before(async () => {
   root = tempDir('fused-mcp-');
   fs.mkdirSync(path.join(root, 'src'));
   fs.mkdirSync(path.join(root, 'docs'));
-  fs.writeFileSync(path.join(root, 'src/retry.ts'), [
-    'export function retryWithBackoff(attempts: number): number {',
-    '  // exponential backoff between attempts',
-    '  return Math.min(1000 * 2 ** attempts, 30000);',
-    '}',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(root, 'src/retry.ts'),
+    [
+      'export function retryWithBackoff(attempts: number): number {',
+      '  // exponential backoff between attempts',
+      '  return Math.min(1000 * 2 ** attempts, 30000);',
+      '}',
+      '',
+    ].join('\n'),
+  );
   fs.writeFileSync(path.join(root, 'docs/guide.md'), '# Guide\n\n## Retries\n\nFailed requests are retried with exponential backoff.\n');
   client = await connect(['--root', root]);
   // Joins the initial index the server started on its own.

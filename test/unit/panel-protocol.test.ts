@@ -29,7 +29,12 @@ test('an open index must be a whole number of the results shown, not any number'
 
 test('malformed and unknown messages are refused', () => {
   for (const message of [
-    null, undefined, 'open', 42, [], [{ type: 'ready' }],
+    null,
+    undefined,
+    'open',
+    42,
+    [],
+    [{ type: 'ready' }],
     { type: 'runCommand', command: 'workbench.action.terminal.new' },
     { type: 'ready', command: 'x' },
     { type: 'search', query: 42, filters },

@@ -15,7 +15,10 @@ test('two chunks under the same heading both come back (fusion is keyed by chunk
   const { results } = search(contextFor(store), 'retry budget example');
   assert.equal(results.length, 2);
   assert.notEqual(results[0]!.chunkId, results[1]!.chunkId);
-  assert.deepEqual(results.map((r) => r.title), ['Guide > Example', 'Guide > Example']);
+  assert.deepEqual(
+    results.map((r) => r.title),
+    ['Guide > Example', 'Guide > Example'],
+  );
   store.close();
 });
 
@@ -79,7 +82,10 @@ test('the rerank keeps a chunk BM25 clearly preferred above one that only holds 
     ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`misc${i}.md`, [{ title: `Misc ${i}`, text: filler(10, 'other') }]])),
   });
   const { results } = search(contextFor(store), 'cache invalidation', { fuzzy: 'off' });
-  assert.deepEqual(results.map((r) => r.path), ['design.md', 'aside.md']);
+  assert.deepEqual(
+    results.map((r) => r.path),
+    ['design.md', 'aside.md'],
+  );
   const [design, aside] = results;
   assert.ok(aside!.explain.proximity!.boost > design!.explain.proximity!.boost, 'the aside has the better layout');
   assert.ok(aside!.explain.proximity!.lexical < 0.6 && design!.explain.proximity!.lexical > 0.95, 'but far less lexical weight');
@@ -107,10 +113,42 @@ test('FTS5 syntax, emoji, empty and huge queries return results or an empty list
   const store = storeWith({ 'a.ts': [{ text: 'function parse(config) { return config.near + 1 }' }] });
   const context = contextFor(store);
   const hostile = [
-    '"', '""', '"unbalanced', '(', ')', '((parse', 'parse)', 'NEAR(parse config)', 'NEAR/3', 'parse NEAR/2 config',
-    '*', 'pars*', '^parse', 'title:parse', 'text : config', '{title}: parse', 'AND', 'OR', 'NOT', 'parse AND OR NOT config',
-    '-parse', '+config', ':', ';', '\\', "'", '`', '😀', '👩‍👩‍👧 parse 🎉', 'e\u0301e\u0301', 'مرحبا parse', '', '   ', '\0',
-    'x'.repeat(10_000), 'parse '.repeat(2_000),
+    '"',
+    '""',
+    '"unbalanced',
+    '(',
+    ')',
+    '((parse',
+    'parse)',
+    'NEAR(parse config)',
+    'NEAR/3',
+    'parse NEAR/2 config',
+    '*',
+    'pars*',
+    '^parse',
+    'title:parse',
+    'text : config',
+    '{title}: parse',
+    'AND',
+    'OR',
+    'NOT',
+    'parse AND OR NOT config',
+    '-parse',
+    '+config',
+    ':',
+    ';',
+    '\\',
+    "'",
+    '`',
+    '😀',
+    '👩‍👩‍👧 parse 🎉',
+    'e\u0301e\u0301',
+    'مرحبا parse',
+    '',
+    '   ',
+    '\0',
+    'x'.repeat(10_000),
+    'parse '.repeat(2_000),
   ];
   for (const query of hostile) {
     const response = search(context, query);
@@ -217,14 +255,18 @@ test('an identifier with a number in it outranks chunks that only share the numb
   store.close();
 });
 
-test('feedback: a question\'s results that share the best matches\' field words move up; none lacks the query\'s words', () => {
+test("feedback: a question's results that share the best matches' field words move up; none lacks the query's words", () => {
   const store = storeWith({
-    'flutter.md': [{ title: 'Flutter of heated wings', text: 'Aeroelastic models of heated aircraft wings: thermal stress lowers the flutter speed of the panels.' }],
+    'flutter.md': [
+      { title: 'Flutter of heated wings', text: 'Aeroelastic models of heated aircraft wings: thermal stress lowers the flutter speed of the panels.' },
+    ],
     'tunnel.md': [{ title: 'Wind tunnel', text: 'Wind tunnel models of heated panels show flutter under thermal stress.' }],
     'panels.md': [{ title: 'Panels', text: 'Thermal stress and flutter of aircraft panels at high speed.' }],
     'seats.md': [{ title: 'Cabin', text: 'Aircraft seats: cushions, fabric and colours of the cabin.' }],
     'bridges.md': [{ title: 'Bridges', text: 'Flutter of suspension bridges under thermal stress.' }],
-    ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`misc${i}.md`, [{ title: `Misc ${i}`, text: `notes number ${i} about gardening and cooking` }]])),
+    ...Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`misc${i}.md`, [{ title: `Misc ${i}`, text: `notes number ${i} about gardening and cooking` }]]),
+    ),
   });
   const context = contextFor(store);
   const paths = (response: ReturnType<typeof search>) => response.results.map((r) => r.path);
@@ -238,14 +280,14 @@ test('feedback: a question\'s results that share the best matches\' field words 
   assert.ok(paths(withFeedback).indexOf('panels.md') < paths(withFeedback).indexOf('seats.md'), 'the flutter panels now outrank the seats');
   const panels = withFeedback.results.find((r) => r.path === 'panels.md')!;
   assert.ok(panels.explain.feedback && panels.explain.rrf.contributions.feedback! > 0, 'the feedback list explains its vote');
-  assert.ok(!paths(withFeedback).includes('bridges.md'), 'a chunk with feedback words but none of the query\'s is not a result');
+  assert.ok(!paths(withFeedback).includes('bridges.md'), "a chunk with feedback words but none of the query's is not a result");
 
   const lookup = search(context, 'aircraft models');
   assert.deepEqual(lookup.feedbackWords, [], 'a two-word lookup runs no feedback');
   store.close();
 });
 
-test('the explanation names the title\'s part of the proximity boost titleBoost, apart from the title column\'s BM25 weight', () => {
+test("the explanation names the title's part of the proximity boost titleBoost, apart from the title column's BM25 weight", () => {
   const store = storeWith({
     'named.ts': [{ title: 'retryPolicy', kind: 'code', text: 'export function retryPolicy(attempts) { return backoff(attempts) }' }],
     'unnamed.ts': [{ title: 'helpers', kind: 'code', text: 'const policy = retry(attempts); // retry policy for uploads' }],
@@ -256,7 +298,7 @@ test('the explanation names the title\'s part of the proximity boost titleBoost,
   const usual = titleBoost(5);
   assert.ok(usual['named.ts']! > 0, 'the title names the query');
   assert.equal(usual['unnamed.ts'], 0, 'the title names none of it');
-  assert.deepEqual(titleBoost(1), usual, 'the title column\'s BM25 weight is another number');
+  assert.deepEqual(titleBoost(1), usual, "the title column's BM25 weight is another number");
   store.close();
 });
 

@@ -20,7 +20,7 @@ test('in an untrusted workspace, the workspace cannot change what is read into t
   assert.deepEqual(warnings, []);
 });
 
-test('in an untrusted workspace the user\'s own values for those settings still apply', () => {
+test("in an untrusted workspace the user's own values for those settings still apply", () => {
   const s = parseSettings(source({ exclude: ['vendor/**'], maxFileBytes: 4096 }, workspace), false, () => undefined);
   assert.deepEqual(s.index.exclude, ['vendor/**']);
   assert.equal(s.index.maxFileBytes, 4096);
@@ -33,7 +33,7 @@ test('in an untrusted workspace, settings that only shape a search still come fr
   assert.equal(s.search.fuzzy, 'off');
 });
 
-test('in a trusted workspace the workspace\'s values apply, checked like any other', () => {
+test("in a trusted workspace the workspace's values apply, checked like any other", () => {
   const warnings: string[] = [];
   const s = parseSettings(source({}, workspace), true, (m) => warnings.push(m));
   assert.deepEqual(s.index.include, ['../../**', '/home/**']);

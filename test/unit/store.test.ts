@@ -51,7 +51,8 @@ test('replacing several files at once stores what replacing them one by one stor
   together.replaceFiles(second);
   const oneByOne = storeWith({});
   for (const { record: r, chunks } of [...first, ...second]) oneByOne.replaceFile(r, chunks);
-  const rows = (store: IndexStore) => store.db.prepare('SELECT c.id, f.path, c.ord, c.title, c.text, c.humps FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id').all();
+  const rows = (store: IndexStore) =>
+    store.db.prepare('SELECT c.id, f.path, c.ord, c.title, c.text, c.humps FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id').all();
   assert.deepEqual(rows(together), rows(oneByOne));
   assert.deepEqual(together.vocabulary(), oneByOne.vocabulary());
   for (const word of ['"kiwi"', '"lemon"', '"papaya"', '"plum"']) {
@@ -90,7 +91,10 @@ test('a file that is not a database is moved aside and rebuilt, and the store sa
   const store = new IndexStore(file);
   assert.match(store.rebuiltBecause ?? '', /moved to .*broken.*rebuilt/);
   assert.equal(store.stats().files, 0);
-  assert.ok(fs.readdirSync(dir).some((name) => name.includes('.broken-')), 'the broken file is kept aside, not deleted');
+  assert.ok(
+    fs.readdirSync(dir).some((name) => name.includes('.broken-')),
+    'the broken file is kept aside, not deleted',
+  );
   store.close();
 });
 
@@ -136,7 +140,10 @@ test('an existing index opens again with its content', () => {
 test('an index file holds no unused pages after a full index or after many files are deleted', async () => {
   const root = tempDir();
   for (let f = 0; f < 300; f++) {
-    fs.writeFileSync(path.join(root, `file${f}.md`), `# File ${f}\n\n${Array.from({ length: 60 }, (_, i) => `word${f}x${i} common text line ${i}`).join('\n')}\n`);
+    fs.writeFileSync(
+      path.join(root, `file${f}.md`),
+      `# File ${f}\n\n${Array.from({ length: 60 }, (_, i) => `word${f}x${i} common text line ${i}`).join('\n')}\n`,
+    );
   }
   const engine = await Engine.open({ root, dbFile: path.join(tempDir(), 'index.db') });
   const unused = () => engine.store.db.pragma('freelist_count', { simple: true });

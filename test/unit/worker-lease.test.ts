@@ -56,7 +56,13 @@ test('an MCP server started on the database the extension indexes only reads it,
   fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryWithBackoff(attempts: number): number {\n  return 2 ** attempts;\n}\n');
   // Like the extension: the database lives outside the folder (VS Code's global storage).
   const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
-  const spec: FolderSpec = { id: 'file:///lease', name: 'lease', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
+  const spec: FolderSpec = {
+    id: 'file:///lease',
+    name: 'lease',
+    root,
+    dbFile,
+    index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 },
+  };
   const { client: engine, request } = startWorker();
   cleanup.push(() => engine.stop());
   await request({ type: 'open', folders: [spec] });
@@ -91,7 +97,13 @@ test('a second window on the same folder only reads the index the first one keep
   const root = tempDir('fused-worker-reader-');
   fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryWithBackoff(attempts: number): number {\n  return 2 ** attempts;\n}\n');
   const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
-  const spec: FolderSpec = { id: 'file:///reader', name: 'reader', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
+  const spec: FolderSpec = {
+    id: 'file:///reader',
+    name: 'reader',
+    root,
+    dbFile,
+    index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 },
+  };
   // The first window: another process that claimed the lease and indexed the folder.
   const first = startChild(['hold', root, dbFile]);
   cleanup.push(async () => first.process.kill('SIGKILL'));

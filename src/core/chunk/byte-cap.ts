@@ -22,15 +22,7 @@ export const MIN_CHUNK_BYTES = 4;
  * Emits lines start..end (0-based, inclusive) as one chunk if they fit, otherwise as parts titled
  * `title (part n)`. Blank lines at either end are left out; an all-blank range emits nothing.
  */
-export function emitRange(
-  out: ChunkDraft[],
-  src: SourceLines,
-  start: number,
-  end: number,
-  title: string,
-  kind: ChunkKind,
-  maxBytes: number,
-): void {
+export function emitRange(out: ChunkDraft[], src: SourceLines, start: number, end: number, title: string, kind: ChunkKind, maxBytes: number): void {
   emitPieces(out, packLines(src, start, end, maxBytes), title, kind);
 }
 

@@ -37,14 +37,7 @@ export interface CodeLanguage {
 }
 
 /** Node types that belong to the symbol right below them when they sit on the lines just above it. */
-export const LEADING_TYPES: ReadonlySet<string> = new Set([
-  'comment',
-  'line_comment',
-  'block_comment',
-  'attribute_item',
-  'decorator',
-  'attribute_list',
-]);
+export const LEADING_TYPES: ReadonlySet<string> = new Set(['comment', 'line_comment', 'block_comment', 'attribute_item', 'decorator', 'attribute_list']);
 
 const leaf: NodeRule = { role: 'leaf' };
 const multiLine: NodeRule = { role: 'leaf', minLines: 3 };
@@ -157,7 +150,12 @@ function cName(node: Node): string | undefined {
 
 /** `__noreturn kthread_exit` (an attribute macro the grammar took for part of the name) is `kthread_exit`. */
 function lastWord(name: string): string {
-  return /^[\w\s*]+$/.test(name) ? (name.trim().split(/[\s*]+/).pop() ?? name) : name;
+  return /^[\w\s*]+$/.test(name)
+    ? (name
+        .trim()
+        .split(/[\s*]+/)
+        .pop() ?? name)
+    : name;
 }
 
 /** `Store::search` is titled `Store > search`, the same path as a method defined inside the class. */
@@ -332,13 +330,7 @@ export const CODE_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
  * end of its declarator chain, else its first line. Never empty.
  */
 export function symbolName(node: Node, language: CodeLanguage): string {
-  return (
-    language.name?.(node) ??
-    fieldText(node, 'name') ??
-    innermostDeclarator(node)?.text ??
-    headerText(node) ??
-    node.type
-  );
+  return language.name?.(node) ?? fieldText(node, 'name') ?? innermostDeclarator(node)?.text ?? headerText(node) ?? node.type;
 }
 
 function fieldText(node: Node | null | undefined, field: string): string | undefined {

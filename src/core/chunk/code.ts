@@ -76,14 +76,7 @@ interface Context {
   errorLines: number;
 }
 
-export function chunkCode(
-  src: SourceLines,
-  text: string,
-  spec: CodeLanguage,
-  language: Language,
-  parser: Parser,
-  maxBytes: number,
-): ChunkDraft[] | null {
+export function chunkCode(src: SourceLines, text: string, spec: CodeLanguage, language: Language, parser: Parser, maxBytes: number): ChunkDraft[] | null {
   if (text.length > MAX_PARSE_CHARS || text.length / src.lines.length > MINIFIED_MEAN_LINE) return null;
   parser.setLanguage(language);
   if (spec.skeleton) {
@@ -98,14 +91,7 @@ export function chunkCode(
   return parseAndChunk(src, text, spec, parser, maxBytes, []);
 }
 
-function parseAndChunk(
-  src: SourceLines,
-  text: string,
-  spec: CodeLanguage,
-  parser: Parser,
-  maxBytes: number,
-  hidden: readonly number[],
-): ChunkDraft[] | null {
+function parseAndChunk(src: SourceLines, text: string, spec: CodeLanguage, parser: Parser, maxBytes: number, hidden: readonly number[]): ChunkDraft[] | null {
   const deadline = performance.now() + Math.min(PARSE_MAX_MS, PARSE_BASE_MS + (PARSE_MS_PER_KB * text.length) / 1000);
   const tree = parser.parse(hidden.length > 0 ? readUpToBoundary(text, hidden) : text, null, {
     ...(hidden.length > 0 ? { includedRanges: includedRanges(src, text, hidden) } : {}),

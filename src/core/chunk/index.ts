@@ -45,9 +45,7 @@ const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
  * so that `chunk` can stay synchronous and the first file of a language is chunked like the rest.
  */
 export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
-  const maxBytes = Number.isFinite(options.chunkMaxBytes)
-    ? Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes))
-    : DEFAULT_INDEX_OPTIONS.chunkMaxBytes;
+  const maxBytes = Number.isFinite(options.chunkMaxBytes) ? Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes)) : DEFAULT_INDEX_OPTIONS.chunkMaxBytes;
   const grammars = [...new Set(Object.values(CODE_LANGUAGES).map((spec) => spec.grammar))];
   const languages = await loadGrammars(grammars, options.wasmDir);
   const parser = new TreeSitter.Parser();
@@ -66,14 +64,7 @@ export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
   };
 }
 
-function split(
-  src: SourceLines,
-  text: string,
-  language: string,
-  languages: ReadonlyMap<string, Language>,
-  parser: Parser,
-  maxBytes: number,
-): ChunkDraft[] {
+function split(src: SourceLines, text: string, language: string, languages: ReadonlyMap<string, Language>, parser: Parser, maxBytes: number): ChunkDraft[] {
   if (MARKDOWN.has(language)) return chunkMarkdown(src, maxBytes);
   if (JSON_LIKE.has(language)) {
     const outline = outlineJson(text);

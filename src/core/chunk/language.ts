@@ -67,9 +67,7 @@ const BY_INTERPRETER: Record<string, string> = {
  * filtered to prose should return documentation, and one filtered to code should not miss a
  * Kotlin file because we cannot parse it.
  */
-const PROSE_LANGUAGES = new Set([
-  'markdown', 'mdx', 'plaintext', 'restructuredtext', 'latex', 'asciidoc', 'html', 'xml', 'log', 'csv', 'tsv',
-]);
+const PROSE_LANGUAGES = new Set(['markdown', 'mdx', 'plaintext', 'restructuredtext', 'latex', 'asciidoc', 'html', 'xml', 'log', 'csv', 'tsv']);
 
 export function languageKind(language: string): ChunkKind {
   return PROSE_LANGUAGES.has(language) ? 'prose' : 'code';
@@ -90,7 +88,7 @@ export function detectLanguage(relPath: string, firstLine?: string): string {
     const match = /^#!\s*(?:\S*\/)?([\w.+-]+)(?:\s+(?:-\S+\s+)*([\w.+-]+))?/.exec(firstLine);
     const program = match?.[1] === 'env' ? match[2] : match?.[1];
     // `python3.11` is `python`.
-    const byInterpreter = program ? BY_INTERPRETER[program] ?? BY_INTERPRETER[program.replace(/[\d.]+$/, '')] : undefined;
+    const byInterpreter = program ? (BY_INTERPRETER[program] ?? BY_INTERPRETER[program.replace(/[\d.]+$/, '')]) : undefined;
     if (byInterpreter) return byInterpreter;
   }
   return 'plaintext';

@@ -113,15 +113,7 @@ function headingText(raw: string): string {
  * One section becomes one chunk if it fits; otherwise its blocks (paragraphs and whole fences) are
  * packed greedily under the cap, and only a block that alone is too big is cut by lines.
  */
-function emitSection(
-  out: ChunkDraft[],
-  src: SourceLines,
-  start: number,
-  end: number,
-  title: string,
-  fences: readonly Block[],
-  maxBytes: number,
-): void {
+function emitSection(out: ChunkDraft[], src: SourceLines, start: number, end: number, title: string, fences: readonly Block[], maxBytes: number): void {
   const range = trimBlankLines(src, start, end);
   if (!range) return;
   const pieces: Piece[] = [];

@@ -110,6 +110,9 @@ function summary(members: readonly Outline[], sequence: boolean): string {
   const first = (members[0] as Outline).label;
   const last = (members[members.length - 1] as Outline).label;
   if (sequence) return members.length === 1 ? first : `${first.slice(0, -1)}–${last.slice(1)}`;
-  const shown = members.slice(0, 3).map((m) => m.label).join(', ');
+  const shown = members
+    .slice(0, 3)
+    .map((m) => m.label)
+    .join(', ');
   return members.length > 3 ? `${shown}, …` : shown;
 }

@@ -23,8 +23,25 @@ export type SkeletonMode = 'c' | 'cpp';
 const BODY_AFTER_WORD = new Set(['const', 'override', 'final', 'noexcept', 'mutable', 'volatile', 'try']);
 /** `name(…)` whose parentheses the grammar needs to see filled: `__attribute__((packed))`, `sizeof(x)`. */
 const KEEP_ARGUMENTS = new Set([
-  '__attribute__', '__attribute', '__declspec', 'sizeof', 'typeof', '__typeof__', '__typeof', 'alignof', '_Alignof',
-  'alignas', '_Alignas', 'decltype', 'static_assert', '_Static_assert', 'asm', '__asm__', '__asm', 'noexcept', 'requires',
+  '__attribute__',
+  '__attribute',
+  '__declspec',
+  'sizeof',
+  'typeof',
+  '__typeof__',
+  '__typeof',
+  'alignof',
+  '_Alignof',
+  'alignas',
+  '_Alignas',
+  'decltype',
+  'static_assert',
+  '_Static_assert',
+  'asm',
+  '__asm__',
+  '__asm',
+  'noexcept',
+  'requires',
 ]);
 /** Shorter argument lists are left visible: hiding them would cost a range switch for no gain. */
 const MIN_HIDDEN_ARGUMENTS = 8;

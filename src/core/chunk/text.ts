@@ -67,12 +67,7 @@ function windows(out: ChunkDraft[], src: SourceLines, start: number, end: number
       continue;
     }
     let e = s;
-    while (
-      e < end &&
-      e - s + 1 < WINDOW_LINES &&
-      lineBytes(src, e + 1) <= maxBytes &&
-      rangeBytes(src, s, e + 1) <= maxBytes
-    ) {
+    while (e < end && e - s + 1 < WINDOW_LINES && lineBytes(src, e + 1) <= maxBytes && rangeBytes(src, s, e + 1) <= maxBytes) {
       e++;
     }
     out.push(draft(src, s, e, kind));

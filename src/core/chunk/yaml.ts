@@ -76,7 +76,7 @@ export function outlineYaml(src: SourceLines): Outline {
       if (dash) {
         close((open) => open.column > at || (open.column === at && open.item));
         const parent = stack[stack.length - 1];
-        const index = parent ? parent.node?.children.length ?? 0 : document.children.length;
+        const index = parent ? (parent.node?.children.length ?? 0) : document.children.length;
         add(`[${index}]`, row, at, true);
         at += dash[0].length;
         rest = rest.slice(dash[0].length);

@@ -84,9 +84,7 @@ function rebasePatterns(text: string, dirRel: string): string[] {
     const body = negative ? trimmed.slice(1) : trimmed;
     const withoutTrailingSlash = body.endsWith('/') ? body.slice(0, -1) : body;
     if (withoutTrailingSlash === '') continue;
-    const rebased = withoutTrailingSlash.includes('/')
-      ? prefix + body.replace(/^\//, '')
-      : `${prefix}**/${body}`;
+    const rebased = withoutTrailingSlash.includes('/') ? prefix + body.replace(/^\//, '') : `${prefix}**/${body}`;
     patterns.push(negative ? `!${rebased}` : rebased);
   }
   return patterns;

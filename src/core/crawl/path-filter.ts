@@ -1,13 +1,7 @@
 // The crawl's rules for one path at a time, for updates that do not walk: a save, a watcher event.
 
 import path from 'node:path';
-import {
-  type IgnoreRules,
-  IGNORE_FILE_NAMES,
-  readIgnoreTexts,
-  readIgnoreTextsSync,
-  readRootRules,
-} from './ignore-rules.ts';
+import { type IgnoreRules, IGNORE_FILE_NAMES, readIgnoreTexts, readIgnoreTextsSync, readRootRules } from './ignore-rules.ts';
 import { createScope } from './scope.ts';
 import type { CrawlOptions } from './walk.ts';
 

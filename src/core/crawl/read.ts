@@ -4,9 +4,7 @@ import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import type { SkipReason } from '../types.ts';
 
-export type ReadResult =
-  | { ok: true; text: string; hash: string }
-  | { ok: false; reason: SkipReason };
+export type ReadResult = { ok: true; text: string; hash: string } | { ok: false; reason: SkipReason };
 
 /** git's heuristic: a NUL byte this early means binary. */
 const BINARY_SNIFF_BYTES = 8 * 1024;

@@ -22,12 +22,8 @@ export function createScope(include: readonly string[], exclude: readonly string
   const excluded = globList(exclude);
   const included = globList(include);
   return {
-    entersDir: (relPath) =>
-      !VCS_NAMES.has(baseName(relPath)) && !(excluded?.ignores(`${relPath}/`) ?? false),
-    acceptsFile: (relPath) =>
-      !VCS_NAMES.has(baseName(relPath)) &&
-      !(excluded?.ignores(relPath) ?? false) &&
-      (included?.ignores(relPath) ?? true),
+    entersDir: (relPath) => !VCS_NAMES.has(baseName(relPath)) && !(excluded?.ignores(`${relPath}/`) ?? false),
+    acceptsFile: (relPath) => !VCS_NAMES.has(baseName(relPath)) && !(excluded?.ignores(relPath) ?? false) && (included?.ignores(relPath) ?? true),
   };
 }
 

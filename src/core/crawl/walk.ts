@@ -21,9 +21,7 @@ export interface CrawlOptions {
   signal?: AbortSignal;
 }
 
-export type CrawlEntry =
-  | { type: 'file'; file: FileStat }
-  | { type: 'skip'; relPath: string; reason: SkipReason };
+export type CrawlEntry = { type: 'file'; file: FileStat } | { type: 'skip'; relPath: string; reason: SkipReason };
 
 type SkipEntry = Extract<CrawlEntry, { type: 'skip' }>;
 
@@ -74,11 +72,7 @@ interface Item {
 }
 
 /** What an item turned into; `undefined` when the rules drop it. */
-type Outcome =
-  | CrawlEntry
-  | { type: 'enter'; frame: Frame }
-  | { type: 'follow'; link: Folder; parentRules: IgnoreRules }
-  | undefined;
+type Outcome = CrawlEntry | { type: 'enter'; frame: Frame } | { type: 'follow'; link: Folder; parentRules: IgnoreRules } | undefined;
 
 class Walk {
   readonly #scope: Scope;
@@ -157,10 +151,7 @@ class Walk {
   }
 
   /** Lists a folder and keeps the entries its rules accept; never rejects. */
-  async #open(
-    folder: Folder,
-    parentRules: IgnoreRules | undefined,
-  ): Promise<SkipEntry | { type: 'enter'; frame: Frame }> {
+  async #open(folder: Folder, parentRules: IgnoreRules | undefined): Promise<SkipEntry | { type: 'enter'; frame: Frame }> {
     let dirents: fs.Dirent[];
     try {
       dirents = await fs.promises.readdir(folder.absPath, { withFileTypes: true });
@@ -171,9 +162,7 @@ class Walk {
 
     const ignoreFiles = new Set(dirents.map((d) => d.name).filter((name) => IGNORE_FILE_NAMES.includes(name)));
     const texts = ignoreFiles.size === 0 ? [] : await readIgnoreTexts(folder.absPath, ignoreFiles);
-    const rules = parentRules === undefined
-      ? await readRootRules(folder.absPath, texts)
-      : parentRules.extend(folder.relPath, texts);
+    const rules = parentRules === undefined ? await readRootRules(folder.absPath, texts) : parentRules.extend(folder.relPath, texts);
 
     const items: Item[] = [];
     for (const dirent of dirents) {

@@ -11,7 +11,10 @@ export interface Scores {
 
 function ndcgAt(ranked: readonly string[], judged: Judgments, k: number): number {
   const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + (judged.get(id) ?? 0) / Math.log2(i + 2), 0);
-  const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...judged.values()]
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((sum, grade, i) => sum + grade / Math.log2(i + 2), 0);
   return idcg === 0 ? 0 : dcg / idcg;
 }

@@ -37,10 +37,9 @@ export function evaluate(dataset: BeirDataset, split: string, ablations: readonl
   try {
     store.transaction(() => {
       for (const doc of dataset.documents) {
-        store.replaceFile(
-          { path: doc.id, size: doc.text.length, mtimeMs: 0, hash: doc.id, language: 'plaintext' },
-          [{ title: doc.title, kind: 'prose', startLine: 1, endLine: 1, text: doc.text }],
-        );
+        store.replaceFile({ path: doc.id, size: doc.text.length, mtimeMs: 0, hash: doc.id, language: 'plaintext' }, [
+          { title: doc.title, kind: 'prose', startLine: 1, endLine: 1, text: doc.text },
+        ]);
       }
     });
     const { words, docFreq } = store.vocabulary();
@@ -50,7 +49,10 @@ export function evaluate(dataset: BeirDataset, split: string, ablations: readonl
     for (const ablation of ablations) {
       const perQuery = dataset.queries.map((query) => {
         const response = search(context, query.text, { ...ABLATIONS[ablation], limit: DEPTH });
-        return score(response.results.map((r) => r.path), dataset.qrels.get(query.id)!);
+        return score(
+          response.results.map((r) => r.path),
+          dataset.qrels.get(query.id)!,
+        );
       });
       results[ablation] = mean(perQuery);
     }

@@ -20,15 +20,15 @@ export type PreparedFile =
   | { status: 'skipped'; reason: SkipReason }
   | { status: 'unchanged' }
   | {
-    status: 'chunked';
-    hash: string;
-    language: string;
-    /** UTF-8 bytes of the text. */
-    bytes: number;
-    chunks: ChunkDraft[];
-    /** `chunkWords` of each chunk, in the same order. */
-    words: ChunkWords[];
-  };
+      status: 'chunked';
+      hash: string;
+      language: string;
+      /** UTF-8 bytes of the text. */
+      bytes: number;
+      chunks: ChunkDraft[];
+      /** `chunkWords` of each chunk, in the same order. */
+      words: ChunkWords[];
+    };
 
 /** Prepares one file. Never throws. */
 export async function prepareFile(chunker: Chunker, job: PrepareJob): Promise<PreparedFile> {

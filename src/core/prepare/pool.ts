@@ -121,4 +121,3 @@ class PoolThread {
 function workerEntry(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./prepare-worker.cjs', import.meta.url);
 }
-

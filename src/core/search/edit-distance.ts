@@ -41,15 +41,7 @@ let rowC = new Int32Array(64);
  * or `max + 1` when it exceeds `max`. Takes slices of flat arrays so a vocabulary can keep all its
  * words in one buffer.
  */
-export function boundedOsa(
-  a: Uint16Array,
-  aStart: number,
-  aLen: number,
-  b: Uint16Array,
-  bStart: number,
-  bLen: number,
-  max: number,
-): number {
+export function boundedOsa(a: Uint16Array, aStart: number, aLen: number, b: Uint16Array, bStart: number, bLen: number, max: number): number {
   if (!(max >= 0)) throw new RangeError(`max must be a non-negative number, got ${max}`);
   // A shared prefix or suffix never needs an edit, and OSA cannot gain by editing across it.
   while (aLen > 0 && bLen > 0 && a[aStart] === b[bStart]) {

@@ -32,7 +32,5 @@ export function fuse(lists: Partial<Record<ListName, ListRow[]>>, k: number, lis
       candidate.contributions[name] = contribution;
     });
   }
-  return [...byId.values()].sort(
-    (a, b) => b.score - a.score || (a.lists.porter?.rank ?? Infinity) - (b.lists.porter?.rank ?? Infinity) || a.id - b.id,
-  );
+  return [...byId.values()].sort((a, b) => b.score - a.score || (a.lists.porter?.rank ?? Infinity) - (b.lists.porter?.rank ?? Infinity) || a.id - b.id);
 }

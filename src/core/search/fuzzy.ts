@@ -185,9 +185,7 @@ export class Vocabulary {
     this.targetDf = targetDf;
 
     // Renumber the ids in code point order.
-    const byCodePoint = Array.from({ length: alphabetSize }, (_, id) => id).sort(
-      (x, y) => codePointOf[x]! - codePointOf[y]!,
-    );
+    const byCodePoint = Array.from({ length: alphabetSize }, (_, id) => id).sort((x, y) => codePointOf[x]! - codePointOf[y]!);
     const renumber = new Uint16Array(0x10000);
     renumber[DEAD] = DEAD;
     this.alphabet = new Int32Array(byCodePoint.length);
@@ -307,7 +305,14 @@ export class Vocabulary {
       return array;
     });
     const [known, alphabet, codes, masks, targetDf, bucketStart, bucketEnd, bucketCodeStart] = arrays as [
-      Float64Array, Int32Array, Uint16Array, Int32Array, Float64Array, Int32Array, Int32Array, Int32Array,
+      Float64Array,
+      Int32Array,
+      Uint16Array,
+      Int32Array,
+      Float64Array,
+      Int32Array,
+      Int32Array,
+      Int32Array,
     ];
     const bmpIds = new Uint16Array(0x10000).fill(NO_ID);
     const astralIds = new Map<number, number>();

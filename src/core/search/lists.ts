@@ -140,8 +140,13 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
   return [...found.values()];
 }
 
-
 /** The feedback words (see feedback.ts) through the Porter index, each word a group of its own. */
 export function feedbackList(store: IndexStore, words: readonly string[], depth: number, titleColumnWeight: number): ListRow[] {
-  return rankedList(store, 'porter', words.map((word) => [quote(word)]), depth, titleColumnWeight);
+  return rankedList(
+    store,
+    'porter',
+    words.map((word) => [quote(word)]),
+    depth,
+    titleColumnWeight,
+  );
 }

@@ -43,10 +43,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   let corrections: Array<[string, string]> = [];
   let { feedbackWords } = typed;
 
-  const retry =
-    options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0)
-      ? correct(context, terms)
-      : undefined;
+  const retry = options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0) ? correct(context, terms) : undefined;
   if (retry && retry.corrections.length > 0) {
     corrections = retry.corrections;
     const corrected = run(context.store, retry.terms, options);
@@ -80,7 +77,11 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
   const proximity = options.stages.proximity ? { pieces, pieceIdf: pieceIdf(store, pieces) } : undefined;
   const first = rank(store, lists, options, proximity);
   if (!options.stages.feedback || !wantsFeedback(terms) || first.ranked.length === 0) return { ...first, feedbackWords: [] };
-  const words = feedbackWords(store, first.ranked.slice(0, FEEDBACK_CHUNKS).map((entry) => entry.chunk), terms.pieces);
+  const words = feedbackWords(
+    store,
+    first.ranked.slice(0, FEEDBACK_CHUNKS).map((entry) => entry.chunk),
+    terms.pieces,
+  );
   if (words.length === 0) return { ...first, feedbackWords: [] };
   lists.feedback = feedbackList(store, words, depth, options.titleColumnWeight);
   // The second ranking mostly holds the same chunks; where the query's pieces occur in them is already known.

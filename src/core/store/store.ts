@@ -101,7 +101,9 @@ export class IndexStore {
     this.rebuiltBecause = opened.rebuiltBecause;
     const db = this.db;
     this.statements = {
-      fileByPath: db.prepare('SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files WHERE path = ?'),
+      fileByPath: db.prepare(
+        'SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files WHERE path = ?',
+      ),
       allFiles: db.prepare('SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files'),
       upsertFile: db.prepare(`INSERT INTO files (path, size, mtime, hash, language, indexed_at, chunk_count)
         VALUES (@path, @size, @mtimeMs, @hash, @language, @indexedAt, @chunkCount)
@@ -124,7 +126,7 @@ export class IndexStore {
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`),
       chunksOfFile: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.ord`),
-      hasWord: db.prepare("SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1").pluck(),
+      hasWord: db.prepare('SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1').pluck(),
       vocabulary: db.prepare('SELECT term, doc FROM words_vocab').raw(),
       countChunks: db.prepare('SELECT count(*) FROM chunks').pluck(),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
@@ -215,7 +217,8 @@ export class IndexStore {
   /** Deletes these files' chunks from every table, each table in one run (see `replaceFiles`). */
   private deleteChunks(fileIds: readonly number[]): void {
     const s = this.statements;
-    const rows = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>)
+    const rows = fileIds
+      .flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>)
       .map((old) => ({ id: old.id, title: old.title, words: chunkWords(old.title, old.text) }));
     this.chunkCount -= rows.length;
     for (const row of rows) s.deleteTrigram.run(row.id, row.title, row.words.trigram);
@@ -311,8 +314,10 @@ export class IndexStore {
   }
 
   saveVocabularySnapshot(snapshot: VocabularySnapshot): void {
-    this.cached(`INSERT INTO vocabulary_snapshot (id, built_at, files, data) VALUES (1, @builtAt, @files, @data)
-      ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at, files = excluded.files, data = excluded.data`).run(snapshot);
+    this.cached(
+      `INSERT INTO vocabulary_snapshot (id, built_at, files, data) VALUES (1, @builtAt, @files, @data)
+      ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at, files = excluded.files, data = excluded.data`,
+    ).run(snapshot);
   }
 
   /**
@@ -320,7 +325,10 @@ export class IndexStore {
    * how far a snapshot taken at that moment has drifted from the index.
    */
   filesChangedSince(since: number, filesThen: number): number {
-    const { changed, files } = this.cached('SELECT count(*) FILTER (WHERE indexed_at > ?) AS changed, count(*) AS files FROM files').get(since) as { changed: number; files: number };
+    const { changed, files } = this.cached('SELECT count(*) FILTER (WHERE indexed_at > ?) AS changed, count(*) AS files FROM files').get(since) as {
+      changed: number;
+      files: number;
+    };
     return changed + Math.max(0, filesThen - files);
   }
 
@@ -339,17 +347,19 @@ export class IndexStore {
    */
   exchangeMeta(key: string, decide: (current: string | undefined) => string | null | undefined): string | undefined {
     const s = this.statements;
-    return this.db.transaction(() => {
-      const current = s.getMeta.get(key) as string | undefined;
-      const next = decide(current);
-      if (next === undefined) return current;
-      if (next === null) {
-        this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
-        return undefined;
-      }
-      s.setMeta.run(key, next);
-      return next;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const current = s.getMeta.get(key) as string | undefined;
+        const next = decide(current);
+        if (next === undefined) return current;
+        if (next === null) {
+          this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+          return undefined;
+        }
+        s.setMeta.run(key, next);
+        return next;
+      })
+      .immediate();
   }
 
   /**
@@ -362,12 +372,22 @@ export class IndexStore {
   }
 
   stats(): IndexStats {
-    const totals = this.db.prepare(`SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks,
-        (SELECT coalesce(sum(size), 0) FROM files) AS textBytes, (SELECT max(indexed_at) FROM files) AS lastIndexedAt`).get() as {
-      files: number; chunks: number; textBytes: number; lastIndexedAt: number | null;
+    const totals = this.db
+      .prepare(
+        `SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks,
+        (SELECT coalesce(sum(size), 0) FROM files) AS textBytes, (SELECT max(indexed_at) FROM files) AS lastIndexedAt`,
+      )
+      .get() as {
+      files: number;
+      chunks: number;
+      textBytes: number;
+      lastIndexedAt: number | null;
     };
     const languages: Record<string, number> = {};
-    for (const row of this.db.prepare('SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY n DESC').all() as Array<{ language: string; n: number }>) {
+    for (const row of this.db.prepare('SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY n DESC').all() as Array<{
+      language: string;
+      n: number;
+    }>) {
       languages[row.language] = row.n;
     }
     return { ...totals, diskBytes: this.diskBytes(), languages };

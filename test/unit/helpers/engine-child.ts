@@ -23,12 +23,14 @@ if (mode === 'sync') {
   const engine = await Engine.open({ root, dbFile });
   process.stdout.write('ready\n');
   let said = false;
-  const summary = await engine.sync({ onProgress: (progress) => {
-    if (progress.phase !== 'scanning' && !said) {
-      said = true;
-      process.stdout.write('indexing\n');
-    }
-  } });
+  const summary = await engine.sync({
+    onProgress: (progress) => {
+      if (progress.phase !== 'scanning' && !said) {
+        said = true;
+        process.stdout.write('indexing\n');
+      }
+    },
+  });
   engine.close();
   process.stdout.write(`done\n${JSON.stringify(summary)}\n`);
 } else if (mode === 'burst') {
@@ -50,7 +52,10 @@ if (mode === 'sync') {
       await engine.updateFile(added);
     } else {
       fs.mkdirSync(path.dirname(absPath), { recursive: true });
-      fs.writeFileSync(absPath, `# Rewrite ${i}\n\nburstword${i} ${'rewritten text '.repeat(Math.floor(next() * 400))}\n\n## More\n\n${'another paragraph '.repeat(100)}\n`);
+      fs.writeFileSync(
+        absPath,
+        `# Rewrite ${i}\n\nburstword${i} ${'rewritten text '.repeat(Math.floor(next() * 400))}\n\n## More\n\n${'another paragraph '.repeat(100)}\n`,
+      );
     }
     await engine.updateFile(relPath);
   }

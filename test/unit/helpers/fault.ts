@@ -8,8 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { random } from './random.ts';
 
-
-const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu parse config retry policy buffer socket stream token index search query result'.split(' ');
+const WORDS =
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu parse config retry policy buffer socket stream token index search query result'.split(
+    ' ',
+  );
 
 /**
  * Writes `files` files of Markdown, TypeScript, JSON and plain text under `dir`, each with a few
@@ -69,17 +71,26 @@ export function checkDatabase(dbFile: string): DatabaseCheck {
   try {
     db.pragma('busy_timeout = 10000');
     const integrity = db.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>;
-    if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok') problems.push(`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`);
-    for (const [table, rank] of [['fts_porter', 1], ['fts_trigram', 0], ['fts_words', 0]] as const) {
+    if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok')
+      problems.push(`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`);
+    for (const [table, rank] of [
+      ['fts_porter', 1],
+      ['fts_trigram', 0],
+      ['fts_words', 0],
+    ] as const) {
       try {
         db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', ?)`).run(rank);
       } catch (error) {
         problems.push(`${table} integrity-check: ${(error as Error).message}`);
       }
     }
-    const half = db.prepare(`SELECT f.path, f.chunk_count AS expected, count(c.id) AS actual, coalesce(min(c.ord), 0) AS lo, coalesce(max(c.ord), -1) AS hi
+    const half = db
+      .prepare(
+        `SELECT f.path, f.chunk_count AS expected, count(c.id) AS actual, coalesce(min(c.ord), 0) AS lo, coalesce(max(c.ord), -1) AS hi
       FROM files f LEFT JOIN chunks c ON c.file_id = f.id GROUP BY f.id
-      HAVING count(c.id) != f.chunk_count OR lo != 0 AND count(c.id) > 0 OR hi != count(c.id) - 1 OR count(DISTINCT c.ord) != count(c.id)`).all() as Array<Record<string, unknown>>;
+      HAVING count(c.id) != f.chunk_count OR lo != 0 AND count(c.id) > 0 OR hi != count(c.id) - 1 OR count(DISTINCT c.ord) != count(c.id)`,
+      )
+      .all() as Array<Record<string, unknown>>;
     for (const row of half.slice(0, 5)) problems.push(`half-written file: ${JSON.stringify(row)}`);
     const orphans = db.prepare('SELECT count(*) FROM chunks WHERE file_id NOT IN (SELECT id FROM files)').pluck().get() as number;
     if (orphans > 0) problems.push(`${orphans} chunks belong to no file`);
@@ -106,7 +117,10 @@ export function contentDigest(dbFile: string): { files: string; chunks: string; 
     }
     const chunks = createHash('sha256');
     let chunkCount = 0;
-    for (const row of db.prepare('SELECT f.path, c.ord, c.title, c.start_line, c.end_line, c.text FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord').raw().iterate() as Iterable<unknown[]>) {
+    for (const row of db
+      .prepare('SELECT f.path, c.ord, c.title, c.start_line, c.end_line, c.text FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord')
+      .raw()
+      .iterate() as Iterable<unknown[]>) {
       chunks.update(JSON.stringify(row));
       chunkCount++;
     }
@@ -145,11 +159,13 @@ export function startChild(args: string[]): Child {
     if (out.includes('indexing\n')) onIndexing();
   });
   child.stderr!.on('data', (data: Buffer) => (err += data.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => {
-    onReady();
-    onIndexing();
-    resolve({ code, signal });
-  }));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      onReady();
+      onIndexing();
+      resolve({ code, signal });
+    }),
+  );
   return { process: child, ready, indexing, exited, stdout: () => out, stderr: () => err };
 }
 
@@ -187,7 +203,9 @@ export async function killRound(options: {
   referenceDb?: string;
 }): Promise<KillRound> {
   const { Engine } = await import('../../../src/core/engine.ts');
-  const child = startChild(options.kind === 'full-index' ? ['sync', options.root, options.dbFile] : ['burst', options.root, options.dbFile, String(options.seed)]);
+  const child = startChild(
+    options.kind === 'full-index' ? ['sync', options.root, options.dbFile] : ['burst', options.root, options.dbFile, String(options.seed)],
+  );
   await (options.kind === 'full-index' ? child.indexing : child.ready);
   await sleep(options.afterMs);
   const killed = child.process.exitCode === null && child.process.kill('SIGKILL');
@@ -218,7 +236,10 @@ export function differingFiles(dbFile: string, otherDb: string): string[] {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       const map = new Map<string, { hash: ReturnType<typeof createHash>; count: number }>();
-      for (const [p, ...rest] of db.prepare('SELECT f.path, c.ord, c.title, c.start_line, c.end_line, c.text FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord').raw().iterate() as Iterable<[string, ...unknown[]]>) {
+      for (const [p, ...rest] of db
+        .prepare('SELECT f.path, c.ord, c.title, c.start_line, c.end_line, c.text FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord')
+        .raw()
+        .iterate() as Iterable<[string, ...unknown[]]>) {
         const entry = map.get(p) ?? { hash: createHash('sha1'), count: 0 };
         entry.hash.update(JSON.stringify(rest));
         entry.count++;
@@ -231,7 +252,9 @@ export function differingFiles(dbFile: string, otherDb: string): string[] {
   };
   const a = perFile(dbFile);
   const b = perFile(otherDb);
-  return [...new Set([...a.keys(), ...b.keys()])].filter((p) => a.get(p) !== b.get(p)).map((p) => `${p} (${a.get(p)?.split(':')[0] ?? 0} vs ${b.get(p)?.split(':')[0] ?? 0} chunks)`);
+  return [...new Set([...a.keys(), ...b.keys()])]
+    .filter((p) => a.get(p) !== b.get(p))
+    .map((p) => `${p} (${a.get(p)?.split(':')[0] ?? 0} vs ${b.get(p)?.split(':')[0] ?? 0} chunks)`);
 }
 
 /** An uninterrupted index of `root` built into a scratch file; its digest. */
