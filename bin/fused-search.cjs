@@ -14,6 +14,7 @@ const { spawnSync } = require('node:child_process');
 // process with a segmentation fault. So the check runs before anything requires it, and reads
 // `engines` so that the launcher and package.json cannot disagree. Only `>=X[.Y[.Z]]` is
 // understood; anything else there is a packaging mistake, and throws.
+/** @type {string} */
 const needed = require('../package.json').engines.node;
 const floor = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(needed);
 if (!floor) throw new Error(`bin/fused-search.cjs cannot check engines.node "${needed}"`);

@@ -29,7 +29,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const model = new ResultsModel();
   const lenses = new ResultLensProvider(model, client, index, () => settings.codeLens);
   const panel = new PanelProvider(context.extensionUri, { client, index, model, settings: () => settings, log });
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
+  const declared = (context.extension.packageJSON as { version?: unknown }).version;
+  const version = typeof declared === 'string' ? declared : '';
   stopClient = () => client.stop();
 
   const search = async (query: string, options: SearchOptionsInput = {}): Promise<SearchAnswer | undefined> => {

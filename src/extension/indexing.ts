@@ -229,7 +229,10 @@ export class IndexController implements vscode.Disposable {
 
   /** What the status bar shows (for tests). */
   get status(): { text: string; tooltip: string } {
-    return { text: this.statusItem.text, tooltip: String(this.statusItem.tooltip ?? '') };
+    return {
+      text: this.statusItem.text,
+      tooltip: typeof this.statusItem.tooltip === 'string' ? this.statusItem.tooltip : (this.statusItem.tooltip?.value ?? ''),
+    };
   }
 
   get folders(): readonly FolderSpec[] {

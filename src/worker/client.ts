@@ -153,7 +153,7 @@ export class EngineClient implements Subscription {
     const worker = this.start();
     return new Promise((resolve) => {
       this.pending.set(id, resolve as (response: Result<unknown>) => void);
-      worker.postMessage({ ...body, id } as ToWorker);
+      worker.postMessage({ ...body, id });
     });
   }
 

@@ -46,8 +46,8 @@ suite('the panel shows hostile file content as text', () => {
       const style = (element: typeof field) => field.ownerDocument.defaultView!.getComputedStyle(element);
       return {
         display: style(field).display,
-        border: style(field.shadowRoot!.querySelector('.root')!).borderTopWidth,
-        iconFont: style(field.querySelector('.codicon')!).fontFamily,
+        border: style(field.shadowRoot!.querySelector('.root')).borderTopWidth,
+        iconFont: style(field.querySelector('.codicon')).fontFamily,
         marginTop: style(field).marginTop,
       };
     });

@@ -9,7 +9,7 @@ import type { SearchAnswer } from '../../src/protocol/worker.ts';
 /** The tool's answer as the model reads it: its text parts joined. */
 async function invoke(input: Record<string, unknown>): Promise<string> {
   const result = await vscode.lm.invokeTool('fused_search', { input, toolInvocationToken: undefined });
-  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : String((part as { value?: unknown }).value ?? ''))).join('');
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part))).join('');
 }
 
 suite('the fused_search language model tool', () => {

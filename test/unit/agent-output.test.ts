@@ -76,14 +76,14 @@ test('a fuzzy correction is named in the answer', () => {
 test('each result gives path:start-end, title, kind, stage and chunk id, then the lines around the best match', () => {
   const out = formatForAgent('retry', response([result(0)]), { chunkText: () => chunkText(0) });
   assert.match(out.text, /\n1\. src\/module-0\.ts:10-39 handler0 \[code, proximity, chunk 100\]\n/);
-  assert.match(out.text, /   15:   const x = retry\(0\);/, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
+  assert.match(out.text, / {3}15: {3}const x = retry\(0\);/, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
   const excerpt = out.shown[0]!.excerpt!;
   assert.ok(excerpt.startLine <= 15 && excerpt.endLine >= 15);
 });
 
 test('without chunk text the one-line snippet stands in for the excerpt', () => {
   const out = formatForAgent('retry', response([result(0)]));
-  assert.match(out.text, /   function handler0\(\) \{ retry … \}\n/);
+  assert.match(out.text, / {3}function handler0\(\) \{ retry … \}\n/);
   assert.equal(out.shown[0]!.excerpt, null);
 });
 

@@ -24,7 +24,8 @@ async function crawledFiles(root: string, options: Partial<CrawlOptions> = {}): 
 
 /** Every file on disk, outside .git, ignored or not. */
 function allFiles(root: string): string[] {
-  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.relative(root, path.join(d.parentPath, d.name)).split(path.sep).join('/'))
     .filter((relPath) => !relPath.startsWith('.git/'))
@@ -259,7 +260,7 @@ function crawlAsUnprivileged(root: string): Array<{ type: string; relPath: strin
     encoding: 'utf8',
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
   });
-  return child.status === 0 ? JSON.parse(child.stdout) : undefined;
+  return child.status === 0 ? (JSON.parse(child.stdout) as Array<{ type: string; relPath: string; reason?: string }>) : undefined;
 }
 
 function hasGit(): boolean {

@@ -213,5 +213,5 @@ function runUnprivileged(root: string): string[] | undefined {
     encoding: 'utf8',
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
   });
-  return child.status === 0 ? JSON.parse(child.stdout) : undefined;
+  return child.status === 0 ? (JSON.parse(child.stdout) as string[]) : undefined;
 }

@@ -17,7 +17,7 @@ import { tempDir } from './helpers/store.ts';
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
+const cleanup: Array<() => unknown> = [];
 after(async () => {
   for (const run of cleanup.reverse())
     await Promise.resolve()

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
 import { isViewCommand } from '../../src/protocol/panel.ts';
 
 const filters = { path: '', kind: '', folder: '' };
@@ -23,7 +24,7 @@ test('a webview cannot name a file to open: a path, outside the workspace or not
 
 test('an open index must be a whole number of the results shown, not any number', () => {
   for (const index of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, '0', null, {}]) {
-    assert.equal(isViewCommand({ type: 'open', index }), false, String(index));
+    assert.equal(isViewCommand({ type: 'open', index }), false, inspect(index));
   }
 });
 

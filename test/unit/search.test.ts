@@ -183,7 +183,7 @@ test('every result explains itself: list ranks, BM25, RRF contributions, proximi
   const { explain } = result;
   assert.equal(explain.porter?.rank, 1);
   assert.equal(explain.trigram?.rank, 1);
-  assert.ok(explain.porter!.bm25 < 0, 'SQLite bm25: lower is better');
+  assert.ok(explain.porter.bm25 < 0, 'SQLite bm25: lower is better');
   assert.equal(explain.rrf.k, 60);
   assert.ok(Math.abs(explain.rrf.contributions.porter! - 1 / 61) < 1e-12, 'weight 1 / (k + rank 1)');
   assert.ok(Math.abs(explain.rrf.contributions.trigram! - 0.5 / 61) < 1e-12, 'the trigram list weighs half by default');
@@ -226,7 +226,7 @@ test('on an index too big to score whole, a half-typed identifier is found by su
   assert.ok(store.size > 20_000);
   const { results } = search(contextFor(store), 'register_netdev');
   assert.equal(results[0]?.path, 'net/core/dev.c');
-  assert.ok(results[0]!.explain.trigram, 'found by the trigram list');
+  assert.ok(results[0].explain.trigram, 'found by the trigram list');
   store.close();
 });
 
@@ -237,7 +237,7 @@ test('a last word still being typed is matched by the Porter list as a prefix', 
   });
   const { results } = search(contextFor(store), 'spin_lock_irqsa');
   assert.equal(results[0]?.path, 'lock.c');
-  assert.equal(results[0]!.explain.porter?.rank, 1, 'the Porter list found the half-typed word');
+  assert.equal(results[0].explain.porter?.rank, 1, 'the Porter list found the half-typed word');
   assert.deepEqual(search(contextFor(store), 'spin_lock_irqsa').corrections, [], 'a word being typed is not "corrected"');
   store.close();
 });

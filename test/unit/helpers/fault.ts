@@ -153,12 +153,12 @@ export function startChild(args: string[]): Child {
   let onIndexing: () => void;
   const ready = new Promise<void>((resolve) => (onReady = resolve));
   const indexing = new Promise<void>((resolve) => (onIndexing = resolve));
-  child.stdout!.on('data', (data: Buffer) => {
+  child.stdout.on('data', (data: Buffer) => {
     out += data.toString();
     if (out.includes('ready\n')) onReady();
     if (out.includes('indexing\n')) onIndexing();
   });
-  child.stderr!.on('data', (data: Buffer) => (err += data.toString()));
+  child.stderr.on('data', (data: Buffer) => (err += data.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => {
       onReady();
