@@ -141,7 +141,7 @@ suite('two windows on the same folder', () => {
     const [keeper, reader] = logs[0]!.includes('lease is held by') ? [logs[1]!, logs[0]!] : [logs[0]!, logs[1]!];
     assert.match(keeper, new RegExp(`${name}: holding the index lease`));
     assert.doesNotMatch(keeper, /lease is held by/);
-    assert.match(reader, new RegExp(`${name}: the index lease is held by vscode \\(pid \\d+[^]*${name}: holding the index lease`));
+    assert.match(reader, new RegExp(`${name}: the index lease is held by a VS Code window \\(pid \\d+[^]*${name}: holding the index lease`));
     for (const log of logs) assert.doesNotMatch(log, /\[(error|warning)\]|locked|SQLITE_BUSY/i, log);
   });
 });
