@@ -2,7 +2,7 @@
 // it over here before it loads the modules, which read it back with `workbench()`.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 // Function-typed members rather than methods: the suites destructure them from workbench(), and
 // none of them uses `this`.
@@ -24,6 +24,12 @@ export interface Workbench {
   openWindow: (folder?: string) => Promise<Workbench>;
   /** The extension's log (its output channel) of every extension host so far, one text each. */
   extensionLogs: () => string[];
+  /** Resolves once the status bar shows a built index (`Fused: N chunks`). */
+  waitForIndex: () => Promise<void>;
+  /** Opens the Fused Search panel from the command palette and returns its webview's frame. */
+  openPanel: () => Promise<FrameLocator>;
+  /** The panel's webview frame, open or not. */
+  panel: () => FrameLocator;
 }
 
 export interface WorkbenchHost {
@@ -41,7 +47,7 @@ const PALETTE_ATTEMPT_MS = 3_000;
 let current: Workbench | undefined;
 
 function forPage(page: Page, host: WorkbenchHost): Workbench {
-  return {
+  const self: Workbench = {
     page,
     async screenshot(name) {
       mkdirSync(host.screenshotDir, { recursive: true });
@@ -72,6 +78,20 @@ function forPage(page: Page, host: WorkbenchHost): Workbench {
     async openWindow(folder) {
       return forPage(await host.openWindow(folder), host);
     },
+    async waitForIndex() {
+      await page
+        .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
+        .first()
+        .waitFor({ timeout: 60_000 });
+    },
+    async openPanel() {
+      await (await self.commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
+      return self.panel();
+    },
+    panel() {
+      // The view's webview nests the panel's document in a second frame.
+      return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    },
     extensionLogs() {
       return readdirSync(host.logsDir, { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('Fused Search.log'))
@@ -79,6 +99,7 @@ function forPage(page: Page, host: WorkbenchHost): Workbench {
         .map((file) => readFileSync(join(host.logsDir, file), 'utf8'));
     },
   };
+  return self;
 }
 
 export function openWorkbench(page: Page, host: WorkbenchHost): Workbench {

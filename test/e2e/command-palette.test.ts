@@ -5,12 +5,9 @@ import manifest from '../../package.json' with { type: 'json' };
 
 suite('the command palette in a real VS Code', () => {
   test('typing "Fused Search" offers the extension\'s commands, and running one shows its version', async () => {
-    const { page, screenshot, commandPalette } = workbench();
+    const { page, screenshot, commandPalette, waitForIndex } = workbench();
     // The first index shows a progress notification; let it finish so the bell only has ours.
-    await page
-      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
-      .first()
-      .waitFor({ timeout: 60_000 });
+    await waitForIndex();
     const row = await commandPalette('Fused Search', 'Fused Search: Show Version');
     await screenshot('command-palette');
 

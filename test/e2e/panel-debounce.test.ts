@@ -14,19 +14,15 @@ const QUERIES: Array<[string, RegExp]> = [
 suite('the panel waits fusedSearch.debounceMs after the last keystroke', () => {
   test("raising the setting delays the panel's search by that long, and lowering it again speeds it up", async function () {
     this.timeout(120_000);
-    const { page, commandPalette } = workbench();
+    const { page, waitForIndex, openPanel } = workbench();
     // The suite's workspace is the multi-root fixture: its settings live in the .code-workspace file.
     const workspaceFile = new URL(page.url()).searchParams.get('workspace') ?? '';
     assert.match(workspaceFile, /\.code-workspace$/, `the workbench opened a workspace file: ${page.url()}`);
     const original = readFileSync(workspaceFile, 'utf8');
     const workspace = JSON.parse(original) as { settings: Record<string, unknown> };
 
-    await page
-      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
-      .first()
-      .waitFor({ timeout: 60_000 });
-    await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
-    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await waitForIndex();
+    const view = await openPanel();
     const field = view.locator('#query input');
     await field.waitFor();
 

@@ -14,11 +14,8 @@ const rulesFor = (classes: string[]) => `[...document.styleSheets]
 
 suite("the quick pick's preview highlight", () => {
   test('leaves no style behind once the quick pick closes', async () => {
-    const { page, commandPalette } = workbench();
-    await page
-      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
-      .first()
-      .waitFor({ timeout: 60_000 });
+    const { page, commandPalette, waitForIndex } = workbench();
+    await waitForIndex();
     await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
     const input = page.locator('.quick-input-widget input[placeholder^="Search the workspace"]');
     await input.waitFor();

@@ -7,12 +7,9 @@ const SELECTION = '[id="status.editor.selection"]';
 
 suite('searching from the quick pick, the panel and CodeLens', () => {
   test('the quick pick shows results with their stages as you type, and Enter opens the chunk selected', async () => {
-    const { page, screenshot, commandPalette } = workbench();
+    const { page, screenshot, commandPalette, waitForIndex } = workbench();
     // Wait for the first index: the status bar says how many chunks it holds.
-    await page
-      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
-      .first()
-      .waitFor({ timeout: 60_000 });
+    await waitForIndex();
     const row = await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace');
     await row.click();
     // The palette's input box is reused by the extension's quick pick: type only once it is ours,
@@ -33,9 +30,8 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
   });
 
   test("the panel searches, shows stage badges, and expands a result's explanation", async () => {
-    const { page, screenshot, commandPalette } = workbench();
-    await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
-    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const { screenshot, openPanel } = workbench();
+    const view = await openPanel();
     const query = view.locator('#query input');
     await query.waitFor();
     await query.fill('kubernets rolling updates');
@@ -55,8 +51,8 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
   });
 
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
-    const { page, screenshot } = workbench();
-    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const { page, screenshot, panel } = workbench();
+    const view = panel();
     await view.locator('#query input').fill('content store');
     // The list still shows the previous query's results until the new ones arrive.
     const open = view.locator('.result button.open', { hasText: 'ContentStore' }).first();

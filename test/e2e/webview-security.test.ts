@@ -12,7 +12,7 @@ const HOSTILE_NAME = `<img src=x onerror="document.body.dataset.pwned='name'">.m
 
 suite('the panel shows hostile file content as text', () => {
   test('names, titles and text with <script>, <img onerror>, javascript: links and entities show literally, and nothing runs', async () => {
-    const { page, screenshot, commandPalette } = workbench();
+    const { page, screenshot, commandPalette, waitForIndex, openPanel } = workbench();
     // Chromium reports every blocked style, font or script as a console error of the frame it
     // happened in, and Playwright forwards the webview's frames' messages to the page.
     const violations: string[] = [];
@@ -20,12 +20,8 @@ suite('the panel shows hostile file content as text', () => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     };
     page.on('console', onConsole);
-    await page
-      .locator('.statusbar-item', { hasText: /Fused: [\d,]+ chunks/ })
-      .first()
-      .waitFor({ timeout: 60_000 });
-    await (await commandPalette('Fused Search: Search in Panel', 'Fused Search: Search in Panel')).click();
-    const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await waitForIndex();
+    const view = await openPanel();
     const query = view.locator('#query input');
     // Once the panel has taken the focus, which would close a palette opened before it does.
     await query.waitFor();
