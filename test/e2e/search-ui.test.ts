@@ -35,9 +35,9 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     const query = view.locator('#query input');
     await query.waitFor();
     await query.fill('kubernets rolling updates');
+    // The panel keeps an earlier suite's results until this query's arrive: wait for its note.
+    await view.locator('#note', { hasText: /Showing results for kubernetes rolling updates/ }).waitFor();
     const result = view.locator('.result').first();
-    await result.waitFor();
-    assert.match(await view.locator('#note').innerText(), /Showing results for kubernetes rolling updates/);
     assert.match(await result.locator('.stage').innerText(), /RRF|Proximity|Fuzzy/);
     await result.locator('button.toggle').click();
     const explain = result.locator('.explain');
