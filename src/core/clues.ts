@@ -92,7 +92,8 @@ const BACKTICKED = /`([^`\n]{1,200})`/g;
 const QUALIFIED = /(?<![\w$.])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+)(\(\))?/g;
 const CALL = /(?<![\w$.])([A-Za-z_$][\w$]{2,})\(\)/g;
 // Names shaped like identifiers even in prose: snake_case, camelCase, PascalCase with two humps.
-const IDENTIFIER = /(?<![\w$])([a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?![\w$])/g;
+// A part of a dotted name is no name of its own (`OrderService` of `orders.OrderService.place`).
+const IDENTIFIER = /(?<![\w$]|[\w$]\.)([a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?!\.?[\w$])/g;
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
 const IDENTIFIER_ALONE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Qualifiers that name an object, not a class or module: `self.foo` is the method `foo`. */
@@ -128,7 +129,8 @@ export function splitSymbol(written: string): SymbolMention | undefined {
   const parts = cleaned.split(/\.|::|#|->|\$|\\/).filter((part) => part !== '' && !RECEIVERS.has(part));
   const name = parts.at(-1);
   if (!name || !/^[A-Za-z_$][\w$]*$/.test(name) || name === '<module>') return undefined;
-  const qualifier = parts.at(-2);
+  // `main.main` (Go's package and function): the package adds nothing to look up.
+  const qualifier = parts.at(-2) === name ? undefined : parts.at(-2);
   return { name, ...(qualifier && /^[A-Za-z_$][\w$]*$/.test(qualifier) ? { qualifier } : {}), text: written };
 }
 

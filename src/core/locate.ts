@@ -177,6 +177,8 @@ function chunkAt(board: Board, path: string, line: number | undefined): { chunk?
 /** Records where each symbol is defined; returns the symbols as the search should say them, qualified ones first. */
 function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], board: Board): string[] {
   const ordered = [...symbols].sort((a, b) => Number(b.qualifier !== undefined) - Number(a.qualifier !== undefined));
+  // A name credited to a file by its qualified mention is not credited again bare.
+  const credited = new Set<string>();
   for (const symbol of ordered.slice(0, MAX_SYMBOL_LOOKUPS)) {
     const defining = definitions(keeper, symbol.name);
     const qualified = symbol.qualifier ? qualifiedDefinitions(keeper, symbol.qualifier, symbol.name, defining) : [];
@@ -185,7 +187,12 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
     if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
     const weight = (qualified.length > 0 ? SYMBOL_QUALIFIED_WEIGHT : SYMBOL_NAME_WEIGHT) / files.size;
     const said = qualified.length > 0 ? `${symbol.qualifier}.${symbol.name}` : symbol.name;
-    for (const chunk of firstPerFile(chosen)) board.add(chunk.path, { kind: 'symbol', weight, why: `defines ${said}`, chunk });
+    for (const chunk of firstPerFile(chosen)) {
+      const key = `${chunk.path}\0${symbol.name}`;
+      if (credited.has(key)) continue;
+      credited.add(key);
+      board.add(chunk.path, { kind: 'symbol', weight, why: `defines ${said}`, chunk });
+    }
   }
   return ordered.map((symbol) => (symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name));
 }
