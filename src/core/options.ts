@@ -167,7 +167,7 @@ export const AGENT_SEARCH_INPUT = {
  * Characters of pasted text `locate` accepts: a long CI log still goes in whole; the clues are
  * read from its first MAX_INPUT_CHARS (src/core/clues.ts).
  */
-const MAX_LOCATE_CHARS = 1_000_000;
+export const MAX_LOCATE_CHARS = 1_000_000;
 
 /** What an agent may pass to `locate` over MCP; `limit` and `budget_bytes` default as for a search. */
 export const AGENT_LOCATE_INPUT = {
