@@ -19,7 +19,8 @@
 // How a file's score is made (the weights below, and why they stand where they stand):
 //
 // - A stack frame whose path resolves to an indexed file (FRAME_WEIGHT): the strongest evidence
-//   there is, the program says it ran there. Each further frame in the same file adds less. A
+//   there is, the program says it ran there. Each further frame in the same file adds less
+//   (FRAME_DIMINISHING), so that all of them together weigh less than a frame and a message. A
 //   path matched only by its last folders (`/app/src/x.py` for `lib/src/x.py`) counts
 //   PARTIAL_PATH_FACTOR of it; a path several files could be splits its weight among them.
 // - A path named without a line (PATH_WEIGHT): said by a person, nearly as strong.
@@ -35,8 +36,8 @@
 //   breaks ties among those it does.
 //
 // Within a file, the pieces of evidence of one kind add up with diminishing returns (the best in
-// full, the next half, then a quarter...), so fifty frames through one dispatcher do not bury the
-// file a single frame and a quoted message point at.
+// full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
+// do not bury the file a single frame and a quoted message point at.
 
 import type { IndexKeeper } from './index-keeper.ts';
 import { inverseDocumentFrequency } from './search/lists.ts';
@@ -71,11 +72,20 @@ const SYMBOL_NAME_WEIGHT = 4;
 const ERROR_WEIGHT = 3;
 const SEARCH_WEIGHT = 4;
 const PARTIAL_PATH_FACTOR = 0.6;
+/** Folders a repository keeps its packages under, which an installed copy's paths do not have. */
+const SOURCE_ROOTS = new Set(['src', 'lib', 'source', 'python', 'pkg', 'packages']);
 /** Each further piece of evidence of the same kind in a file counts this share of the one before. */
 const DIMINISHING = 0.5;
+/**
+ * Further frames in a file count less still: recursion and dispatchers put many frames in one
+ * file, and however many there are, they add up to less than a frame and a verbatim message.
+ */
+const FRAME_DIMINISHING = 0.3;
 /** A path more indexed files could be than this says nothing about which one. */
 const MAX_PATH_CANDIDATES = 4;
 const MAX_DEFINING_FILES = 8;
+/** Chunks a title lookup reads: past MAX_DEFINING_FILES files the name is ignored anyway. */
+const DEFINITION_LOOKUP = 24;
 const MAX_MESSAGE_FILES = 5;
 /** Symbols, messages and words looked up at most: each is one or two bounded index queries. */
 const MAX_SYMBOL_LOOKUPS = 30;
@@ -133,8 +143,11 @@ function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, st
     let common = 0;
     while (common < theirs.length && common < segments.length && theirs[theirs.length - 1 - common] === segments[segments.length - 1 - common]) common++;
     // The whole of one is the end of the other (`site-packages/pkg/a.py` for `pkg/a.py`, or
-    // `a/b.py` for `src/a/b.py`): the same file. Two folders agreeing and then differing: likely.
-    const whole = common === theirs.length || common === segments.length;
+    // `a/b.py` for `src/a/b.py`), or only a source root is left over (`site-packages/pkg/a.py` for
+    // `src/pkg/a.py`, how an installed package's traceback names a file of its repository): the
+    // same file. Two folders agreeing and then differing: likely.
+    const unmatched = theirs.length - common;
+    const whole = unmatched === 0 || common === segments.length || (unmatched === 1 && common >= 2 && SOURCE_ROOTS.has(theirs[0]!));
     if (!whole && common < 2) continue;
     const factor = whole ? 1 : PARTIAL_PATH_FACTOR;
     if (common > best) {
@@ -219,7 +232,7 @@ function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Boa
 
 /** Chunks titled by the symbol: the last part of their title path is the name or declares it. */
 function definitions(keeper: IndexKeeper, name: string): StoredChunk[] {
-  return keeper.matchChunks(`title : ${quote(name)}`, 50).filter((chunk) => titleHas(chunk.title.split(' > ').at(-1) ?? '', name));
+  return keeper.matchChunks(`title : ${quote(name)}`, DEFINITION_LOOKUP).filter((chunk) => titleHas(chunk.title.split(' > ').at(-1) ?? '', name));
 }
 
 function titleHas(title: string, name: string): boolean {
@@ -283,7 +296,9 @@ function rareWords(keeper: IndexKeeper, extracted: Extracted): string[] {
 }
 
 async function searchWords(keeper: IndexKeeper, query: string, board: Board): Promise<void> {
-  const response = await keeper.search(query, { limit: SEARCH_RESULTS });
+  // No typo retry: a name the index does not hold is someone else's code, not a misspelling of
+  // ours. No feedback list: the query is a dozen distinctive words already, and it costs a pass.
+  const response = await keeper.search(query, { limit: SEARCH_RESULTS, fuzzy: 'off', stages: { feedback: false } });
   const best = response.results[0]?.score;
   if (!best) return;
   const byFile = new Map<string, typeof response.results>();
@@ -363,7 +378,8 @@ function score(evidence: readonly Evidence[]): number {
       .filter((e) => e.kind === kind)
       .map((e) => e.weight)
       .sort((a, b) => b - a);
-    total += weights.reduce((sum, weight, i) => sum + weight * DIMINISHING ** i, 0);
+    const share = kind === 'frame' ? FRAME_DIMINISHING : DIMINISHING;
+    total += weights.reduce((sum, weight, i) => sum + weight * share ** i, 0);
   }
   return total;
 }
