@@ -211,11 +211,16 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
 }
 
 /**
- * Chunks that define `name` inside `qualifier`: titled `Qualifier > name`, or, since a small
+ * Chunks that define `name` inside `qualifier`: titled `Qualifier > name`; in a module of that name
+ * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); or, since a small
  * class stays one chunk, the class's own chunk when its text declares or calls `name(`.
  */
 function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string, defining: readonly StoredChunk[]): StoredChunk[] {
-  const nested = defining.filter((chunk) => titleHas(chunk.title.split(' > ').slice(0, -1).join(' '), qualifier));
+  const nested = defining.filter(
+    (chunk) =>
+      titleHas(chunk.title.split(' > ').slice(0, -1).join(' '), qualifier) ||
+      chunk.path.slice(chunk.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '') === qualifier,
+  );
   if (nested.length > 0) return nested;
   const declares = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`);
   return definitions(keeper, qualifier).filter((chunk) => declares.test(chunk.text));

@@ -81,6 +81,14 @@ test('a Class.method mention finds the method inside a class kept as one chunk',
   assert.ok(answer.files[0]!.why.includes('defines PaymentGateway.refund'));
 });
 
+test('a module.function mention finds the function in the module of that name, not its namesakes', async () => {
+  // worker/main.go defines a `main` too; `cli.main` says which one.
+  const answer = await locate(keeper, 'Calling `cli.main` without arguments crashes instead of printing the usage.');
+  assert.equal(paths(answer)[0], 'app/cli.py');
+  assert.ok(answer.files[0]!.why.includes('defines cli.main'));
+  assert.ok(!answer.files.some((f) => f.path === 'worker/main.go' && f.why.some((w) => w.startsWith('defines'))));
+});
+
 test('a frame outweighs any number of word matches, and a named error class brings its definition', async () => {
   // The words are all about payments (gateway.py, models.py, the docs); the frame is in retry.py.
   const text = 'ConnectionError while charging an invoice payment gateway refund amount\n  File "app/net/retry.py", line 10, in stream_with_retry';
