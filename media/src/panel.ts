@@ -236,6 +236,41 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   list.replaceChildren(...children);
 }
 
+/** The files a pasted issue or stack trace points at: each opens at its best chunk, each chunk at itself. */
+function renderLocated(message: Extract<HostNotification, { type: 'located' }>): void {
+  last = undefined;
+  status.classList.remove('busy');
+  note.textContent = `Located ${message.files.length} file${message.files.length === 1 ? '' : 's'} from ${message.summary} in ${message.elapsedMs.toFixed(0)} ms`;
+  const children: HTMLElement[] = [];
+  if (message.files.length === 0) children.push(el('div', 'empty', 'No indexed file matches what the text points at.'));
+  message.files.forEach((file, index) => {
+    const item = el('div', 'result located');
+    item.setAttribute('role', 'listitem');
+    item.dataset.index = String(index);
+    const head = el('div', 'result-head');
+    const open = el('button', 'open');
+    open.title = `Open ${file.path}`;
+    open.append(icon('file-code'), el('span', 'rank', `${index + 1}.`), el('span', 'title', `${message.multiRoot ? `${file.folderName} › ` : ''}${file.path}`));
+    open.addEventListener('click', () => vscode.postMessage({ type: 'openLocated', index }));
+    const score = custom<HTMLElement>('vscode-badge', { variant: 'counter' });
+    score.textContent = file.score.toFixed(1);
+    head.append(open, score);
+    item.append(head);
+    const why = el('ul', 'why');
+    for (const reason of file.why) why.append(el('li', '', reason));
+    item.append(why);
+    file.chunks.forEach((chunk, chunkIndex) => {
+      const line = el('button', 'chunk');
+      line.title = `Open ${file.path}:${chunk.startLine}-${chunk.endLine}`;
+      line.append(icon('symbol-method'), el('span', 'title', chunk.title), el('span', 'where', `:${chunk.startLine}–${chunk.endLine}`));
+      line.addEventListener('click', () => vscode.postMessage({ type: 'openLocated', index, chunk: chunkIndex }));
+      item.append(line);
+    });
+    children.push(item);
+  });
+  list.replaceChildren(...children);
+}
+
 window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
   const message = event.data;
   switch (message.type) {
@@ -249,6 +284,9 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
     case 'failed':
       status.classList.remove('busy');
       note.textContent = `Search failed: ${message.message}`;
+      break;
+    case 'located':
+      renderLocated(message);
       break;
     case 'setQuery':
       query.value = message.query;

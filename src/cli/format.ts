@@ -2,6 +2,8 @@
 
 import type { EvalReport } from '../core/eval/run.ts';
 import type { IndexSummary } from '../core/indexer.ts';
+import type { LocateAnswer } from '../core/locate.ts';
+import { clueSummary } from '../core/locate-output.ts';
 import type { IndexStats } from '../core/store/store.ts';
 import { describeAsText } from '../core/describe.ts';
 import type { SearchResponse, SearchResult } from '../core/types.ts';
@@ -75,4 +77,16 @@ export function formatEval(report: EvalReport): string {
     `${'ablation'.padEnd(10)} ${'nDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'R@100'.padStart(8)}`,
     ...rows,
   ].join('\n');
+}
+
+/** Ranked files, each with its reasons and its best chunks' lines. */
+export function formatLocate(answer: LocateAnswer): string {
+  if (answer.files.length === 0) return `No indexed file matches what the text points at (${clueSummary(answer)}).`;
+  const lines = [`From ${clueSummary(answer)} (${answer.elapsedMs.toFixed(0)} ms):`, ''];
+  answer.files.forEach((file, i) => {
+    lines.push(`${i + 1}. ${file.path}  (${file.score.toFixed(1)})`);
+    for (const why of file.why) lines.push(`     ${why}`);
+    for (const chunk of file.chunks) lines.push(`     ${file.path}:${chunk.startLine}-${chunk.endLine}  ${chunk.title}`);
+  });
+  return lines.join('\n');
 }

@@ -10,8 +10,9 @@ import { IndexKeeper } from '../core/index-keeper.ts';
 import { INDEX_DIR } from '../core/indexer.ts';
 import { loadBeir } from '../core/eval/beir.ts';
 import { evaluate } from '../core/eval/run.ts';
-import { AGENT_SEARCH_INPUT, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS, filtersFor } from '../core/options.ts';
-import { formatEval, formatResults, formatStats, formatSummary } from './format.ts';
+import { locate } from '../core/locate.ts';
+import { AGENT_LOCATE_INPUT, AGENT_SEARCH_INPUT, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS, filtersFor } from '../core/options.ts';
+import { formatEval, formatLocate, formatResults, formatStats, formatSummary } from './format.ts';
 import { ProgressBar } from './progress.ts';
 
 const USAGE = `fused-search — fused full-text search over a folder
@@ -19,12 +20,14 @@ const USAGE = `fused-search — fused full-text search over a folder
 Usage:
   fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--wait] [--json]
   fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json]
+  fused-search locate [TEXT] [--file FILE] [--db FILE] [--limit N] [--json]   files to look at for an issue, an error or a stack trace
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
   fused-search mcp [--root DIR | --db FILE] [--budget BYTES]   MCP server over stdio, for coding agents
 
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
-current folder and its parents. While another process keeps the index up to date (a VS Code window,
+current folder and its parents. locate reads the text from --file, or from stdin when no TEXT is
+given and stdin is not a terminal. While another process keeps the index up to date (a VS Code window,
 an MCP server), index exits with status 3 and says which; --wait waits for it to let go.`;
 
 class UsageError extends Error {}
@@ -49,6 +52,7 @@ const OPTIONS = {
   'chunk-bytes': { type: 'string' },
   split: { type: 'string', default: 'test' },
   queries: { type: 'string' },
+  file: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -151,6 +155,20 @@ async function main(argv: string[]): Promise<number> {
         await keeper.close();
       }
     }
+    case 'locate': {
+      const limit = values.limit === undefined ? undefined : numberFlag(AGENT_LOCATE_INPUT.limit, values.limit, '--limit');
+      const text = flag(AGENT_LOCATE_INPUT.text, await locateText(rest, values.file), 'the text');
+      const keeper = await IndexKeeper.open({ dbFile: existingIndex(values.db), kind: 'cli' });
+      for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
+      try {
+        const answer = await locate(keeper, text, limit ? { limit } : {});
+        if (values.json) json(answer);
+        else out(formatLocate(answer));
+        return 0;
+      } finally {
+        await keeper.close();
+      }
+    }
     case 'stats': {
       const engine = await openExisting(values.db);
       try {
@@ -185,8 +203,25 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     default:
-      throw new UsageError(`unknown command "${command}" (index, search, stats, eval or mcp)`);
+      throw new UsageError(`unknown command "${command}" (index, search, locate, stats, eval or mcp)`);
   }
+}
+
+/** `locate`'s text: the words given, else the file named, else stdin when it is piped. */
+async function locateText(words: string[], file: string | undefined): Promise<string> {
+  if (words.length > 0 && file !== undefined) throw new UsageError('locate takes the text or --file, not both');
+  if (words.length > 0) return words.join(' ');
+  if (file !== undefined) {
+    try {
+      return fs.readFileSync(path.resolve(file), 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`);
+    }
+  }
+  if (process.stdin.isTTY) throw new UsageError('locate needs a text: pass it, name a file with --file, or pipe it in');
+  const parts: Buffer[] = [];
+  for await (const part of process.stdin) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
 }
 
 /** The database of an index that must already exist: a search never silently builds one. */

@@ -196,6 +196,36 @@ export class Engine {
     return this.store.chunksOfFile(relPath);
   }
 
+  /**
+   * The indexed paths (relative, `/`-separated) whose file name is one of `names`, by name: what
+   * a stack frame's path, written from another machine or folder, may be. One pass over the paths.
+   */
+  filesNamed(names: ReadonlySet<string>): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    if (names.size === 0) return found;
+    for (const relPath of this.store.paths()) {
+      const name = relPath.slice(relPath.lastIndexOf('/') + 1);
+      if (!names.has(name)) continue;
+      const list = found.get(name);
+      if (list) list.push(relPath);
+      else found.set(name, [relPath]);
+    }
+    return found;
+  }
+
+  /** The best `limit` chunks by BM25 for a Porter MATCH expression (assembled from quoted phrases, never raw input). */
+  matchChunks(expression: string, limit: number): StoredChunk[] {
+    return this.store
+      .match('porter', expression, limit, 1)
+      .map((row) => this.store.chunk(row.id))
+      .filter((chunk): chunk is StoredChunk => chunk !== undefined);
+  }
+
+  /** How many chunks the index holds (cheap; no table scan). */
+  get chunkCount(): number {
+    return this.store.size;
+  }
+
   /** How many chunks the Porter index finds for an FTS5 expression, counting up to `cap`. */
   chunksMatching(expression: string, cap: number): number {
     return this.store.countMatches('porter', expression, cap);

@@ -288,6 +288,26 @@ export class IndexKeeper {
     return this.engine.chunksOfFile(relPath);
   }
 
+  /** Indexed paths by file name, for the names given (Engine.filesNamed). */
+  filesNamed(names: ReadonlySet<string>): Map<string, string[]> {
+    return this.engine.filesNamed(names);
+  }
+
+  /** The best chunks for a Porter MATCH expression built from quoted phrases (Engine.matchChunks). */
+  matchChunks(expression: string, limit: number): StoredChunk[] {
+    return this.engine.matchChunks(expression, limit);
+  }
+
+  /** How many chunks the index holds (cheap; no table scan). */
+  get chunkCount(): number {
+    return this.engine.chunkCount;
+  }
+
+  /** How many chunks the Porter index finds for an FTS5 expression, counting up to `cap`. */
+  chunksMatching(expression: string, cap: number): number {
+    return this.engine.chunksMatching(expression, cap);
+  }
+
   stats(): KeeperStats {
     const keptBy = this.keptBy;
     return { ...this.engine.stats(), ...(keptBy ? { indexedBy: keptBy } : {}) };

@@ -163,6 +163,24 @@ export const AGENT_SEARCH_INPUT = {
   budget_bytes: budgetBytes.optional().describe('Most UTF-8 bytes of text to return.'),
 };
 
+/**
+ * Characters of pasted text `locate` accepts: a long CI log still goes in whole; the clues are
+ * read from its first MAX_INPUT_CHARS (src/core/clues.ts).
+ */
+export const MAX_LOCATE_CHARS = 1_000_000;
+
+/** What an agent may pass to `locate` over MCP; `limit` and `budget_bytes` default as for a search. */
+export const AGENT_LOCATE_INPUT = {
+  text: z
+    .string({ error: 'must be a non-empty string' })
+    .trim()
+    .min(1, { error: 'must be a non-empty string' })
+    .max(MAX_LOCATE_CHARS, { error: `must be at most ${MAX_LOCATE_CHARS} characters` })
+    .describe('An issue text, an error message or a stack trace, pasted as it is: frames, paths, names and quoted messages are read from it.'),
+  limit: wholeNumber(1, MAX_AGENT_LIMIT).optional().describe('Files wanted.'),
+  budget_bytes: budgetBytes.optional().describe('Most UTF-8 bytes of text to return.'),
+};
+
 /** The filters `path` (globs, any of which a result's path must match) and `kind` ask for, as agents and the CLI pass them. */
 export function filtersFor(path: string | readonly string[] | undefined, kind: Kind | undefined): SearchFilters {
   const include = path === undefined ? [] : typeof path === 'string' ? [path] : [...path];

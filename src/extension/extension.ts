@@ -7,6 +7,7 @@ import type { SearchAnswer } from '../protocol/worker.ts';
 import { mcpServerSpecs, registerAgentSupport } from './agent.ts';
 import { EngineClient } from '../worker/client.ts';
 import { IndexController, type IndexState } from './indexing.ts';
+import { locateInPanel, textToLocate } from './locate.ts';
 import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
 import { showSearchQuickPick } from './quickpick.ts';
 import { ResultLensProvider, ResultsModel } from './results.ts';
@@ -94,6 +95,11 @@ export function activate(context: vscode.ExtensionContext): void {
       log.info(`${answer.value.query}: searched "${answer.value.searched}"`);
       if (answer.value.results[0]) await model.openAt(0);
     }),
+    // A text argument (tests, other extensions) is located as given.
+    command('fusedSearch.locate', async (text?: unknown) =>
+      locateInPanel({ client, panel, log }, typeof text === 'string' ? text : await textToLocate('anywhere')),
+    ),
+    command('fusedSearch.locateTerminalSelection', async () => locateInPanel({ client, panel, log }, await textToLocate('terminal'))),
     command('fusedSearch.showVersion', () => {
       void vscode.window.showInformationMessage(`Fused Search ${version}`);
       return version;

@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from '../protocol/panel.ts';
-import type { ResultsModel } from './results.ts';
+import { clueSummary } from '../core/locate-output.ts';
+import type { FolderLocateAnswer } from '../protocol/worker.ts';
+import { openLines, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
 
 export const PANEL_VIEW_ID = 'fusedSearch.panel';
@@ -16,6 +18,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   private readonly disposables: vscode.Disposable[] = [];
   private readonly media: vscode.Uri;
   private pendingQuery: string | undefined;
+  /** The last located files shown, which `openLocated` indexes into; sent again when the view (re)loads. */
+  private located: FolderLocateAnswer | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
 
   constructor(extensionUri: vscode.Uri, deps: PanelProvider['deps']) {
@@ -38,6 +42,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
           case 'ready':
             this.postState();
             if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
+            else if (this.located) this.postLocated(this.located);
             this.pendingQuery = undefined;
             return;
           case 'search':
@@ -46,6 +51,12 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
           case 'open':
             void this.deps.model.openAt(message.index);
             return;
+          case 'openLocated': {
+            const file = this.located?.files[message.index];
+            if (!file) return;
+            void openLines(file.absPath, file.chunks[message.chunk ?? 0] ?? { startLine: 1, endLine: 1 });
+            return;
+          }
           case 'index':
             void vscode.commands.executeCommand(
               message.action === 'rebuild'
@@ -68,6 +79,19 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     if (this.view && query !== undefined) {
       this.post({ type: 'setQuery', query });
     }
+  }
+
+  /** Shows the panel with the files a `locate` answer ranks. */
+  async showLocated(answer: FolderLocateAnswer): Promise<void> {
+    this.located = answer;
+    this.pendingQuery = undefined;
+    await vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
+    // A view resolved by the focus above asks with 'ready', which sends the answer.
+    this.postLocated(answer);
+  }
+
+  private postLocated(answer: FolderLocateAnswer): void {
+    this.post({ type: 'located', ...answer, summary: clueSummary(answer), multiRoot: this.deps.index.folders.length > 1 });
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {

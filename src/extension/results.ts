@@ -11,7 +11,7 @@ export function resultUri(result: FolderResult): vscode.Uri {
 }
 
 /** The chunk's lines, clamped to what the document has now. */
-export function resultRange(result: FolderResult, document?: vscode.TextDocument): vscode.Range {
+export function resultRange(result: { startLine: number; endLine: number }, document?: vscode.TextDocument): vscode.Range {
   const last = document ? document.lineCount - 1 : Number.MAX_SAFE_INTEGER;
   const start = Math.min(result.startLine - 1, last);
   const end = Math.min(result.endLine - 1, last);
@@ -20,8 +20,17 @@ export function resultRange(result: FolderResult, document?: vscode.TextDocument
 }
 
 export async function openResult(result: FolderResult, options: { preview?: boolean; preserveFocus?: boolean } = {}): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(resultUri(result));
-  const range = resultRange(result, document);
+  return openLines(result.absPath, result, options);
+}
+
+/** Opens a file with its 1-based lines selected and in view. */
+export async function openLines(
+  absPath: string,
+  lines: { startLine: number; endLine: number },
+  options: { preview?: boolean; preserveFocus?: boolean } = {},
+): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absPath));
+  const range = resultRange(lines, document);
   const editor = await vscode.window.showTextDocument(document, {
     preview: options.preview ?? false,
     preserveFocus: options.preserveFocus ?? false,

@@ -1,6 +1,7 @@
-// `fused-search mcp`: the index as an MCP server over stdio, for coding agents. Four tools:
-// search (bounded, honest text: see src/core/agent-output.ts), index_status, reindex (a path or
-// everything, cancellable) and read_chunk. Stdout carries the protocol, so every diagnostic goes
+// `fused-search mcp`: the index as an MCP server over stdio, for coding agents. Five tools:
+// search (bounded, honest text: see src/core/agent-output.ts), locate (an issue or a stack trace
+// to ranked files: src/core/locate.ts), index_status, reindex (a path or everything, cancellable)
+// and read_chunk. Stdout carries the protocol, so every diagnostic goes
 // to stderr. A bad argument or a failed call is a tool error (isError) with a sentence an agent
 // can act on; the server itself keeps running.
 
@@ -11,7 +12,16 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import packageJson from '../../package.json' with { type: 'json' };
 import { bytes, formatForAgent } from '../core/agent-output.ts';
-import { AGENT_SEARCH_INPUT, DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS, MIN_AGENT_BUDGET_BYTES, filtersFor } from '../core/options.ts';
+import { DEFAULT_LOCATE_LIMIT, locate } from '../core/locate.ts';
+import { formatLocateForAgent } from '../core/locate-output.ts';
+import {
+  AGENT_LOCATE_INPUT,
+  AGENT_SEARCH_INPUT,
+  DEFAULT_AGENT_BUDGET_BYTES,
+  DEFAULT_SEARCH_OPTIONS,
+  MIN_AGENT_BUDGET_BYTES,
+  filtersFor,
+} from '../core/options.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
 export interface McpServerOptions extends IndexServiceOptions {
@@ -47,6 +57,27 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
         explain: explain ?? false,
       });
       return text(output.text);
+    },
+  );
+
+  server.registerTool(
+    'locate',
+    {
+      title: 'Locate the code an issue or a stack trace is about',
+      description:
+        'Give it an issue text, an error message or a stack trace as pasted; it reads the frames, paths, names, error classes and quoted messages ' +
+        'and answers the files to look at, best first, each with why it is there (the frame, the definition, the verbatim message, the search hits) ' +
+        'and its best chunks as path:startLine-endLine with chunk ids for read_chunk, within a byte budget.',
+      inputSchema: {
+        ...AGENT_LOCATE_INPUT,
+        limit: AGENT_LOCATE_INPUT.limit.describe(`Files wanted (default ${DEFAULT_LOCATE_LIMIT}).`),
+        budget_bytes: budget,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ text: pasted, limit, budget_bytes }) => {
+      const answer = await locate(service.keeper, pasted, limit ? { limit } : {});
+      return text(formatLocateForAgent(answer, { budgetBytes: budget_bytes ?? defaultBudget }).text);
     },
   );
 

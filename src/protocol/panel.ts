@@ -1,7 +1,7 @@
 // Messages between the sidebar webview (media/src/panel.ts) and its provider (panel.ts). Both sides
 // import these types. Commands flow view → host; notifications flow host → view.
 
-import type { FolderResult } from './worker.ts';
+import type { FolderLocateAnswer, FolderResult } from './worker.ts';
 
 export interface PanelFilters {
   /** A glob the result's path must match; empty for any. */
@@ -15,6 +15,8 @@ export type ViewCommand =
   | { type: 'ready' }
   | { type: 'search'; query: string; filters: PanelFilters }
   | { type: 'open'; index: number }
+  /** Open the located file at `index` at its chunk `chunk` (default its best): indexes into the answer the host holds. */
+  | { type: 'openLocated'; index: number; chunk?: number }
   | { type: 'index'; action: 'rebuild' | 'pause' | 'resume' };
 
 export interface PanelState {
@@ -33,6 +35,8 @@ export type HostNotification =
   | { type: 'state'; state: PanelState }
   | { type: 'results'; query: string; results: FolderResult[]; corrections: Array<[string, string]>; elapsedMs: number; multiRoot: boolean }
   | { type: 'failed'; query: string; message: string }
+  /** The files a pasted issue or stack trace points at (Locate from Issue or Stack Trace). */
+  | ({ type: 'located'; multiRoot: boolean; /** What was read from the text, in words ("2 frames, 1 message"). */ summary: string } & FolderLocateAnswer)
   /** Fill the search box (Search Selection, tests) and run the query. */
   | { type: 'setQuery'; query: string };
 
@@ -42,8 +46,8 @@ const KINDS = new Set(['', 'code', 'prose']);
 
 /**
  * Checks a message from the webview before the host acts on it: the webview shows file text, so it
- * is treated as untrusted. `open` carries only an index into the results the host itself holds (it
- * can never name a path), and any extra field a message carries is refused rather than ignored.
+ * is treated as untrusted. `open` and `openLocated` carry only indexes into the results the host
+ * itself holds (they can never name a path), and any extra field a message carries is refused rather than ignored.
  */
 export function isViewCommand(message: unknown): message is ViewCommand {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
@@ -55,12 +59,18 @@ export function isViewCommand(message: unknown): message is ViewCommand {
     case 'search':
       return only('query', 'filters') && typeof m.query === 'string' && m.query.length <= MAX_QUERY_CHARS && isFilters(m.filters);
     case 'open':
-      return only('index') && Number.isSafeInteger(m.index) && (m.index as number) >= 0;
+      return only('index') && isIndex(m.index);
+    case 'openLocated':
+      return only('index', 'chunk') && isIndex(m.index) && (m.chunk === undefined || isIndex(m.chunk));
     case 'index':
       return only('action') && (m.action === 'rebuild' || m.action === 'pause' || m.action === 'resume');
     default:
       return false;
   }
+}
+
+function isIndex(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function isFilters(value: unknown): value is PanelFilters {

@@ -7,9 +7,10 @@
 // started or abandons the result of one that has. Events flow worker → extension unprompted.
 
 import { z } from 'zod/v4';
-import { INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS } from '../core/options.ts';
+import { AGENT_LOCATE_INPUT, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS } from '../core/options.ts';
 import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { KeeperStats } from '../core/index-keeper.ts';
+import type { LocateAnswer, LocatedFile } from '../core/locate.ts';
 import type { SearchResult } from '../core/types.ts';
 
 /** Identifies one workspace folder (its URI as a string); one engine and one database each. */
@@ -77,6 +78,18 @@ export interface AgentAnswer {
   omitted: number;
 }
 
+/** A located file (src/core/locate.ts) with the workspace folder it is in. */
+export interface FolderLocatedFile extends LocatedFile {
+  folder: FolderId;
+  folderName: string;
+  /** Absolute path of the file. */
+  absPath: string;
+}
+
+export interface FolderLocateAnswer extends Omit<LocateAnswer, 'files'> {
+  files: FolderLocatedFile[];
+}
+
 export const workerRequests = {
   /** Opens (or re-opens with new options) the index of each folder; folders not listed are closed. */
   open: { params: z.object({ folders: z.array(folderSpec) }), ...returns<{ notices: string[]; empty: FolderId[] }>() },
@@ -106,6 +119,11 @@ export const workerRequests = {
     params: z.object({ query: z.string(), options: searchOptions, budgetBytes: z.number().int().positive(), explain: z.boolean().default(false) }),
     ...returns<AgentAnswer>(),
   },
+  /**
+   * The files an issue text, an error message or a stack trace points at (src/core/locate.ts), in
+   * every open folder, merged by score and cut to `limit`. Never superseded, like `agentSearch`.
+   */
+  locate: { params: z.object({ text: AGENT_LOCATE_INPUT.text, limit: AGENT_LOCATE_INPUT.limit }), ...returns<FolderLocateAnswer>() },
   /** Searches with the distinctive words of one chunk. */
   similar: { params: z.object({ folder: folderId, chunkId: z.number().int(), options: searchOptions }), ...returns<SearchAnswer>() },
   /** The indexed chunks of one file, in line order (for the per-chunk CodeLens). */

@@ -10,10 +10,13 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { formatForAgent } from '../core/agent-output.ts';
 import { IndexKeeper, NotKeeperError, searchFolders, type KeptFolder } from '../core/index-keeper.ts';
+import { DEFAULT_LOCATE_LIMIT, locate } from '../core/locate.ts';
 import type { SearchResult } from '../core/types.ts';
 import {
   parseToWorker,
   type FolderId,
+  type FolderLocateAnswer,
+  type FolderLocatedFile,
   type FolderResult,
   type FolderSpec,
   type FromWorker,
@@ -183,6 +186,22 @@ const handlers: RequestHandlers = {
       },
     );
     return { text: output.text, bytes: output.bytes, results: output.shown.length, omitted: output.omitted };
+  },
+
+  /** Scores of different folders come from the same weights over the same kinds of evidence, close enough to merge. */
+  async locate({ text, limit = DEFAULT_LOCATE_LIMIT }): Promise<FolderLocateAnswer> {
+    const files: FolderLocatedFile[] = [];
+    const clues = new Map<string, { kind: string; text: string }>();
+    let elapsedMs = 0;
+    for (const { keeper, spec } of folders.values()) {
+      const answer = await locate(keeper, text, { limit });
+      elapsedMs += answer.elapsedMs;
+      for (const file of answer.files) files.push({ ...file, folder: spec.id, folderName: spec.name, absPath: path.join(spec.root, file.path) });
+      // The words chosen differ by folder (rarity is per index); the rest is read from the text alone.
+      for (const clue of answer.clues) clues.set(`${clue.kind}\0${clue.text}`, clue);
+    }
+    files.sort((a, b) => b.score - a.score);
+    return { files: files.slice(0, limit), clues: [...clues.values()], elapsedMs };
   },
 
   async similar({ folder: id, chunkId, options }): Promise<SearchAnswer> {

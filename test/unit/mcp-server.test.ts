@@ -82,9 +82,9 @@ test('search takes the parameters the language model tool takes', async () => {
   assert.deepEqual(pathHere, pathThere, 'path is a glob or a list of globs in both');
 });
 
-test('an agent sees the four tools', async () => {
+test('an agent sees the five tools', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ['index_status', 'read_chunk', 'reindex', 'search']);
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['index_status', 'locate', 'read_chunk', 'reindex', 'search']);
 });
 
 test('search answers with path:start-end, stage and the matching lines, and read_chunk gives the whole chunk', async () => {

@@ -50,3 +50,18 @@ test('malformed and unknown messages are refused', () => {
     assert.equal(isViewCommand(message), false, JSON.stringify(message)?.slice(0, 80));
   }
 });
+
+test('a located file is opened by its place in the answer the host holds, never by a path', () => {
+  assert.ok(isViewCommand({ type: 'openLocated', index: 0 }));
+  assert.ok(isViewCommand({ type: 'openLocated', index: 2, chunk: 1 }));
+  for (const message of [
+    { type: 'openLocated', index: -1 },
+    { type: 'openLocated', index: 0, chunk: 0.5 },
+    { type: 'openLocated', index: 0, chunk: '0' },
+    { type: 'openLocated', index: 0, path: '/etc/passwd' },
+    { type: 'openLocated', index: 0, absPath: '/etc/passwd' },
+    { type: 'openLocated', path: 'src/a.ts' },
+  ]) {
+    assert.equal(isViewCommand(message), false, JSON.stringify(message));
+  }
+});

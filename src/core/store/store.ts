@@ -104,6 +104,7 @@ export class IndexStore {
       fileByPath: db.prepare(
         'SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files WHERE path = ?',
       ),
+      allPaths: db.prepare('SELECT path FROM files').pluck(),
       allFiles: db.prepare('SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files'),
       upsertFile: db.prepare(`INSERT INTO files (path, size, mtime, hash, language, indexed_at, chunk_count)
         VALUES (@path, @size, @mtimeMs, @hash, @language, @indexedAt, @chunkCount)
@@ -150,6 +151,11 @@ export class IndexStore {
 
   file(path: string): CatalogEntry | undefined {
     return this.statements.fileByPath.get(path) as CatalogEntry | undefined;
+  }
+
+  /** Every indexed path, without the rest of the catalog row. */
+  paths(): IterableIterator<string> {
+    return this.statements.allPaths.iterate() as IterableIterator<string>;
   }
 
   catalog(): CatalogEntry[] {

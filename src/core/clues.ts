@@ -1,0 +1,293 @@
+// What in a pasted issue, error message or stack trace points at code, read from the text alone
+// (no index): stack frames and path mentions, symbols (`Class.method`, `module.function`,
+// identifiers in backticks, the functions frames name), error class names, quoted messages and
+// the remaining words. `locate` (locate.ts) then checks each against the index.
+//
+// Every loop is bounded (characters read, lines, clues of each kind), so a 200-line trace or a
+// whole issue with its code blocks costs a few milliseconds, and a pasted log of megabytes no more.
+
+import { isStopword } from './search/terms.ts';
+
+/** A stack frame or a `file:line` mention: where the text says code ran or failed. */
+export interface Frame {
+  /** The path as written, `\` turned into `/` and `file://` dropped. */
+  path: string;
+  /** 1-based; absent for a bare path mention. */
+  line?: number;
+  /** The function the frame names, as written (`Server.handle`, `parse_args`), if any. */
+  symbol?: string;
+  /** The frame as it reads in the text, for explanations. */
+  text: string;
+}
+
+/** A name that may be defined in the code: `name` is its last part, `qualifier` what came before (`Foo` of `Foo.bar`). */
+export interface SymbolMention {
+  name: string;
+  qualifier?: string;
+  text: string;
+}
+
+export interface Extracted {
+  /** Frames and `path:line` mentions, in the order the text has them. */
+  frames: Frame[];
+  /** Paths named without a line. */
+  paths: string[];
+  symbols: SymbolMention[];
+  /** Error class names (`ValueError`, `NullPointerException`). */
+  errors: string[];
+  /** Messages quoted or following an error name, each a candidate for a verbatim match in the source. */
+  messages: string[];
+  /** Every other word worth weighing, lowercased, with how often the text says it. */
+  words: Array<{ word: string; count: number }>;
+}
+
+/** Text read at most; a pasted log past this adds nothing an issue's first 200 KB did not say. */
+export const MAX_INPUT_CHARS = 200_000;
+const MAX_LINES = 5_000;
+/** Of a longer line (minified code, a base64 blob) only the start is read. */
+const MAX_LINE_CHARS = 1_000;
+const MAX_FRAMES = 200;
+const MAX_PATHS = 50;
+const MAX_SYMBOLS = 60;
+const MAX_ERRORS = 20;
+const MAX_MESSAGES = 20;
+const MAX_WORDS = 300;
+const MIN_MESSAGE_CHARS = 8;
+const MAX_MESSAGE_CHARS = 200;
+
+// File extensions a path mention must end with to be taken for a path: code and the files that
+// configure it. Without the list, every `e.g.` and `v1.2` would be a path.
+const EXTENSIONS =
+  'py|pyi|pyx|js|mjs|cjs|jsx|ts|mts|cts|tsx|java|kt|kts|scala|groovy|go|rs|c|h|cc|cpp|cxx|hpp|hh|hxx|cs|fs|rb|erb|php|phtml|swift|m|mm|' +
+  'sh|bash|lua|pl|pm|ex|exs|erl|hs|ml|clj|dart|vue|svelte|json|ya?ml|toml|ini|cfg|md|rst|html?|css|scss|less|sql|proto|gradle|xml|r|jl|zig|nim|v|sol';
+
+// A path: optional drive or scheme, segments, a known extension, not followed by more word
+// characters (`foo.pyc`, `a.json5` are other files).
+const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack:\/\/\/?|[\\/])?(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
+
+// Frame formats with more than a path and a line: each one's function name, or a path built
+// from a Java package. The generic `path:line` pattern below catches the rest (Node, Rust, C,
+// C++, Go's file lines, Ruby, compilers and linters).
+const PYTHON_FRAME = /File "([^"]+)", line (\d+)(?:, in ([\w<>.$]+))?/;
+// `java.base/` before the class is the module, no folder.
+const JAVA_FRAME = /\bat\s+(?:[\w.]+\/)?((?:[\w$]+\.)+)([\w$<>-]+)\(([\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)/;
+const CSHARP_FRAME = /\bat\s+([\w.`$<>]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
+const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]+)(?:\s+\[as [^\]]+\])?\s+\((${PATH}):(\d+)(?::\d+)?\)`);
+const PHP_FRAME = new RegExp(String.raw`#\d+\s+(${PATH})\((\d+)\):\s*([\w\\]+(?:->|::)\w+|\w+)?`);
+const PHP_ERROR_AT = new RegExp(String.raw`\bin\s+(${PATH})(?:\s+on\s+line\s+|:)(\d+)`);
+const RUBY_FRAME = new RegExp(String.raw`(${PATH}):(\d+):in\s+[\`'‘]([^'\`’]+)['’]`);
+// Go prints the function on one line and its file on the next: `pkg.(*Server).Handle(...)`.
+const GO_FUNCTION = /^\s*((?:[\w.~-]+\/)*[\w.~-]+?)\.((?:\(\*?\w+\)\.)?[\w.]+)\((?:0x[\da-f]+|\.\.\.|, )*\)$/;
+const GO_FILE = /^\s+(\S+\.go):(\d+)(?:\s+\+0x[\da-f]+)?\s*$/;
+// A Rust backtrace line: `  12: mycrate::server::handle::h0123456789abcdef`; its `at` line follows.
+const RUST_FUNCTION = /^\s*\d+:\s+((?:[\w<>]+::)+[\w<>]+?)(?:::h[\da-f]{16})?\s*$/;
+const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?::(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|#L(\d+))?`, 'g');
+
+const ERROR_NAME = /\b((?:[A-Za-z_][\w]*\.)*([A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Fault|Failure|Warning)))\b(?::\s+([^`\n]+))?/g;
+const PANIC = /\b(?:panic|fatal error|error(?:\[E\d+\])?):\s+([^`\n]+)/i;
+const RUST_PANIC = /panicked at (?:'([^']+)'|"([^"]+)"|[^:]+:\d+:\d+:$)/;
+// Not starting or ending with a space: `'a' in section 'b'` quotes two names, not " in section ".
+const QUOTED = /"(\S[^"\n]{6,198}\S)"|'(\S[^'\n]{6,198}\S)'|“(\S[^”\n]{6,198}\S)”|‘(\S[^’\n]{6,198}\S)’/g;
+const BACKTICKED = /`([^`\n]{1,200})`/g;
+const QUALIFIED = /(?<![\w$.])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+)(\(\))?/g;
+const CALL = /(?<![\w$.])([A-Za-z_$][\w$]{2,})\(\)/g;
+// Names shaped like identifiers even in prose: snake_case, camelCase, PascalCase with two humps.
+// A part of a dotted name is no name of its own (`OrderService` of `orders.OrderService.place`).
+const IDENTIFIER = /(?<![\w$]|[\w$]\.)([a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?!\.?[\w$])/g;
+const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
+const IDENTIFIER_ALONE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+/** Qualifiers that name an object, not a class or module: `self.foo` is the method `foo`. */
+const RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'Object', 'exports', 'module', 'window', 'globalThis', '<anonymous>']);
+/** Dotted words that are no code: abbreviations and the like. */
+const NOT_QUALIFIED = /^(?:e\.g|i\.e|etc\.\w+|vs\.\w+|[\d.]+|www\..*|.*\.(?:com|org|net|io|dev))$/i;
+
+export function extractClues(input: string): Extracted {
+  const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
+  const found = new Collector();
+  const lines = text.replace(/\r\n?/g, '\n').split('\n', MAX_LINES);
+  let goFunction: string | undefined;
+  let rustFunction: string | undefined;
+  for (const whole of lines) {
+    const line = whole.length > MAX_LINE_CHARS ? whole.slice(0, MAX_LINE_CHARS) : whole;
+    readFrames(line, found, { goFunction, rustFunction });
+    goFunction = GO_FUNCTION.exec(line)?.[0].trim();
+    rustFunction = RUST_FUNCTION.exec(line)?.[1];
+    readErrors(line, found);
+    readQuoted(line, found);
+    readSymbols(line, found);
+    readWords(line, found);
+  }
+  return found.result();
+}
+
+/** The last part of a qualified name and what came before, receivers dropped; undefined for no name at all. */
+export function splitSymbol(written: string): SymbolMention | undefined {
+  const cleaned = written
+    .replace(/\(\)$/, '')
+    .replace(/\(\*?(\w+)\)/g, '$1')
+    .replace(/\$\d+$/, '');
+  const parts = cleaned.split(/\.|::|#|->|\$|\\/).filter((part) => part !== '' && !RECEIVERS.has(part));
+  const name = parts.at(-1);
+  if (!name || !/^[A-Za-z_$][\w$]*$/.test(name) || name === '<module>') return undefined;
+  // `main.main` (Go's package and function): the package adds nothing to look up.
+  const qualifier = parts.at(-2) === name ? undefined : parts.at(-2);
+  return { name, ...(qualifier && /^[A-Za-z_$][\w$]*$/.test(qualifier) ? { qualifier } : {}), text: written };
+}
+
+function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }): void {
+  const python = PYTHON_FRAME.exec(line);
+  if (python) return found.frame({ path: python[1]!, line: Number(python[2]), ...symbolOf(python[3]), text: python[0] });
+  const java = JAVA_FRAME.exec(line);
+  if (java) {
+    // `at com.x.Y$Inner.method(Y.java:42)`: the file lives in the package's folder.
+    const packagePath = java[1]!.split('.').slice(0, -2).join('/');
+    const className = java[1]!.split('.').at(-2)!.split('$')[0]!;
+    const file = packagePath ? `${packagePath}/${java[3]!}` : java[3]!;
+    return found.frame({ path: file, line: Number(java[4]), symbol: `${className}.${java[2]!}`, text: java[0] });
+  }
+  const csharp = CSHARP_FRAME.exec(line);
+  if (csharp) return found.frame({ path: csharp[2]!, line: Number(csharp[3]), ...symbolOf(csharp[1]), text: csharp[0] });
+  const node = NODE_FRAME.exec(line);
+  if (node) return found.frame({ path: node[2]!, line: Number(node[3]), ...symbolOf(node[1]), text: node[0] });
+  const php = PHP_FRAME.exec(line);
+  if (php) return found.frame({ path: php[1]!, line: Number(php[2]), ...symbolOf(php[3]), text: php[0] });
+  const ruby = RUBY_FRAME.exec(line);
+  if (ruby) return found.frame({ path: ruby[1]!, line: Number(ruby[2]), ...symbolOf(ruby[3]), text: ruby[0] });
+  const phpError = PHP_ERROR_AT.exec(line);
+  if (phpError) return found.frame({ path: phpError[1]!, line: Number(phpError[2]), text: phpError[0] });
+  const go = GO_FILE.exec(line);
+  if (go) {
+    const fn = previous.goFunction ? GO_FUNCTION.exec(previous.goFunction) : null;
+    return found.frame({ path: go[1]!, line: Number(go[2]), ...symbolOf(fn?.[2]), text: go[0].trim() });
+  }
+  for (const match of line.matchAll(PATH_LINE)) {
+    const lineNumber = match[2] ?? match[3] ?? match[4];
+    const path = match[1]!;
+    if (lineNumber === undefined) {
+      found.path(path);
+      continue;
+    }
+    // Rust prints a frame's function on the line before its `at src/x.rs:12:5`.
+    const symbol = /^\s*at\s/.test(line) ? symbolOf(previous.rustFunction) : {};
+    found.frame({ path, line: Number(lineNumber), ...symbol, text: match[0] });
+  }
+}
+
+function symbolOf(written: string | undefined): { symbol?: string } {
+  if (!written) return {};
+  const split = splitSymbol(written);
+  return split ? { symbol: split.qualifier ? `${split.qualifier}.${split.name}` : split.name } : {};
+}
+
+function readErrors(line: string, found: Collector): void {
+  for (const match of line.matchAll(ERROR_NAME)) {
+    found.error(match[2]!);
+    if (match[3]) found.message(match[3]);
+  }
+  const panic = PANIC.exec(line);
+  if (panic) found.message(panic[1]!);
+  const rust = RUST_PANIC.exec(line);
+  if (rust && (rust[1] ?? rust[2])) found.message(rust[1] ?? rust[2]!);
+}
+
+function readQuoted(line: string, found: Collector): void {
+  if (PYTHON_FRAME.test(line)) return;
+  for (const match of line.matchAll(QUOTED)) found.message(match[1] ?? match[2] ?? match[3] ?? match[4]!);
+  for (const match of line.matchAll(BACKTICKED)) {
+    const inner = match[1]!.trim();
+    if (IDENTIFIER_ALONE.test(inner)) {
+      found.symbol(inner);
+    } else if (/\s/.test(inner)) {
+      found.message(inner);
+    }
+  }
+}
+
+function readSymbols(line: string, found: Collector): void {
+  for (const match of line.matchAll(QUALIFIED)) {
+    const written = match[1]!;
+    if (NOT_QUALIFIED.test(written) || new RegExp(`\\.(?:${EXTENSIONS})$`).test(written)) continue;
+    found.symbol(written + (match[2] ?? ''));
+  }
+  for (const match of line.matchAll(CALL)) found.symbol(match[1]!);
+  for (const match of line.matchAll(IDENTIFIER)) found.symbol(match[1]!);
+}
+
+function readWords(line: string, found: Collector): void {
+  for (const match of line.matchAll(WORD)) found.word(match[0].toLowerCase());
+}
+
+/** Gathers clues without repeats, each kind up to its cap. */
+class Collector {
+  private readonly frames: Frame[] = [];
+  private readonly frameKeys = new Set<string>();
+  private readonly paths = new Set<string>();
+  private readonly symbols = new Map<string, SymbolMention>();
+  private readonly errors = new Set<string>();
+  private readonly messages = new Set<string>();
+  private readonly words = new Map<string, number>();
+
+  frame(frame: Frame): void {
+    const path = normalisePath(frame.path);
+    if (!path) return;
+    const key = `${path}:${frame.line ?? ''}`;
+    if (this.frameKeys.has(key) || this.frames.length >= MAX_FRAMES) return;
+    this.frameKeys.add(key);
+    this.frames.push({ ...frame, path });
+    if (frame.symbol) this.symbol(frame.symbol);
+  }
+
+  path(written: string): void {
+    const path = normalisePath(written);
+    if (path && this.paths.size < MAX_PATHS) this.paths.add(path);
+  }
+
+  symbol(written: string): void {
+    const split = splitSymbol(written);
+    if (!split || split.name.length < 3) return;
+    const key = `${split.qualifier ?? ''}.${split.name}`;
+    if (this.symbols.has(key) || this.symbols.size >= MAX_SYMBOLS) return;
+    // An error class is its own kind of clue.
+    if (!split.qualifier && this.errors.has(split.name)) return;
+    this.symbols.set(key, split);
+  }
+
+  error(name: string): void {
+    if (this.errors.size < MAX_ERRORS) this.errors.add(name);
+  }
+
+  message(written: string): void {
+    const message = written.trim().replace(/\s+/g, ' ');
+    if (message.length < MIN_MESSAGE_CHARS || this.messages.size >= MAX_MESSAGES) return;
+    // Two words at least: one word is a symbol or a word, not a message.
+    if ((message.match(/[A-Za-z]{2,}/g) ?? []).length < 2) return;
+    this.messages.add(message.length > MAX_MESSAGE_CHARS ? message.slice(0, MAX_MESSAGE_CHARS) : message);
+  }
+
+  word(word: string): void {
+    if (isStopword(word)) return;
+    const count = this.words.get(word);
+    if (count !== undefined) this.words.set(word, count + 1);
+    else if (this.words.size < MAX_WORDS) this.words.set(word, 1);
+  }
+
+  result(): Extracted {
+    const framed = new Set(this.frames.map((frame) => frame.path));
+    return {
+      frames: this.frames,
+      paths: [...this.paths].filter((path) => !framed.has(path)),
+      symbols: [...this.symbols.values()].filter((symbol) => symbol.qualifier || !this.errors.has(symbol.name)),
+      errors: [...this.errors],
+      messages: [...this.messages],
+      words: [...this.words].map(([word, count]) => ({ word, count })),
+    };
+  }
+}
+
+/** `/`-separated, without `file://`, `webpack://`, `./` or a trailing `)`; undefined for Node's own modules. */
+export function normalisePath(written: string): string | undefined {
+  let path = written.replace(/\\/g, '/').replace(/^(?:file|webpack):\/\/\/?/, '/');
+  if (/^(?:node|internal)[:/]/.test(written)) return undefined;
+  path = path.replace(/^(?:\.\/)+/, '').replace(/\/\.\//g, '/');
+  return path === '' ? undefined : path;
+}

@@ -1,0 +1,413 @@
+// `locate`: from an issue text, an error message or a stack trace to the files to look at, best
+// first, each with the reasons it is there and its best chunks.
+//
+// The contract (the CLI, the MCP `locate` tool, the VS Code worker and bench/ call exactly this):
+//
+//   locate(keeper: IndexKeeper, text: string, options?: { limit?: number }): Promise<LocateAnswer>
+//
+//   LocateAnswer = { files: LocatedFile[]; clues: Array<{ kind; text }>; elapsedMs }
+//   LocatedFile  = { path; score; why: string[]; chunks: Array<{ chunkId; title; startLine; endLine }> }
+//
+// `files` holds at most `limit` files (default DEFAULT_LOCATE_LIMIT), best first; `path` is
+// relative to the keeper's root; `why` has one short phrase per piece of evidence ("stack frame
+// src/a.py:123 in parse", "defines Config.load", "quotes "connection reset" verbatim", "search: 3
+// chunks"), strongest first; `chunks` the file's best chunks (at most MAX_CHUNKS_PER_FILE), the
+// ones the strongest evidence points at first. `clues` is what was read from the text, by kind
+// (`frame`, `path`, `symbol`, `error`, `message`, `word`). Text with nothing that points at code
+// answers no files, never an error.
+//
+// How a file's score is made (the weights below, and why they stand where they stand):
+//
+// - A stack frame whose path resolves to an indexed file (FRAME_WEIGHT): the strongest evidence
+//   there is, the program says it ran there. Each further frame in the same file adds less
+//   (FRAME_DIMINISHING), so that all of them together weigh less than a frame and a message. A
+//   path matched only by its last folders (`/app/src/x.py` for `lib/src/x.py`) counts
+//   PARTIAL_PATH_FACTOR of it; a path several files could be splits its weight among them.
+// - A path named without a line (PATH_WEIGHT): said by a person, nearly as strong.
+// - A quoted message found verbatim in a chunk (MESSAGE_WEIGHT, scaled down for fragments of
+//   fewer than four words and split among the files holding it): the code that raises or logs it.
+// - A symbol defined in the file, its chunk titled by it (SYMBOL_QUALIFIED_WEIGHT for
+//   `Class.method` found as such, SYMBOL_NAME_WEIGHT for the bare name; split among the files
+//   defining it, and ignored past MAX_DEFINING_FILES: `get` or `__init__` point nowhere).
+// - An error class defined in the file (ERROR_WEIGHT): relevant, but the raising code matters more.
+// - The lexical search of the symbols, errors and rarest words (SEARCH_WEIGHT): each file's chunk
+//   scores over the search's best, halved for each further chunk, so one file with many weak hits
+//   never outweighs a file the best chunk is in. It orders the files nothing above points at, and
+//   breaks ties among those it does.
+//
+// Within a file, the pieces of evidence of one kind add up with diminishing returns (the best in
+// full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
+// do not bury the file a single frame and a quoted message point at.
+
+import type { IndexKeeper } from './index-keeper.ts';
+import { inverseDocumentFrequency } from './search/lists.ts';
+import { isStopword, quote } from './search/terms.ts';
+import type { StoredChunk } from './store/store.ts';
+import { extractClues, type Extracted, type Frame, type SymbolMention } from './clues.ts';
+
+export interface LocatedFile {
+  path: string;
+  score: number;
+  /** Why the file is here, for people and agents: one short phrase each, e.g. 'stack frame src/a.py:123', 'defines Foo.bar', 'quotes "connection reset" verbatim', 'search: 3 chunks'. */
+  why: string[];
+  /** The best chunks in it: symbol title and 1-based line range. */
+  chunks: Array<{ chunkId: number; title: string; startLine: number; endLine: number }>;
+}
+
+export interface LocateAnswer {
+  files: LocatedFile[];
+  /** What was extracted from the text, by kind, for explanations and tests. */
+  clues: Array<{ kind: string; text: string }>;
+  elapsedMs: number;
+}
+
+export const DEFAULT_LOCATE_LIMIT = 10;
+const MAX_CHUNKS_PER_FILE = 3;
+
+const FRAME_WEIGHT = 10;
+const PATH_WEIGHT = 8;
+const MESSAGE_WEIGHT = 8;
+const SYMBOL_QUALIFIED_WEIGHT = 7;
+const SYMBOL_NAME_WEIGHT = 4;
+const ERROR_WEIGHT = 3;
+const SEARCH_WEIGHT = 4;
+const PARTIAL_PATH_FACTOR = 0.6;
+/** Folders a repository keeps its packages under, which an installed copy's paths do not have. */
+const SOURCE_ROOTS = new Set(['src', 'lib', 'source', 'python', 'pkg', 'packages']);
+/** Each further piece of evidence of the same kind in a file counts this share of the one before. */
+const DIMINISHING = 0.5;
+/**
+ * Further frames in a file count less still: recursion and dispatchers put many frames in one
+ * file, and however many there are, they add up to less than a frame and a verbatim message.
+ */
+const FRAME_DIMINISHING = 0.3;
+/** A path more indexed files could be than this says nothing about which one. */
+const MAX_PATH_CANDIDATES = 4;
+const MAX_DEFINING_FILES = 8;
+/** Chunks a title lookup reads: past MAX_DEFINING_FILES files the name is ignored anyway. */
+const DEFINITION_LOOKUP = 24;
+const MAX_MESSAGE_FILES = 5;
+/** Symbols, messages and words looked up at most: each is one or two bounded index queries. */
+const MAX_SYMBOL_LOOKUPS = 30;
+const MAX_MESSAGE_LOOKUPS = 12;
+const MAX_WORD_LOOKUPS = 150;
+/** A word in this many chunks or more is common; counting stops there. */
+const WORD_COUNT_CAP = 2_000;
+/** Nor is a word distinctive in more than this share of the chunks (`for`, `return`, `self`), however small the index. */
+const COMMON_SHARE = 0.1;
+const SEARCH_WORDS = 12;
+const SEARCH_SYMBOLS = 8;
+const SEARCH_ERRORS = 4;
+const SEARCH_RESULTS = 40;
+const WHY_PER_KIND = 3;
+
+type EvidenceKind = 'frame' | 'path' | 'message' | 'symbol' | 'error' | 'search';
+/** The order `why` lists evidence in: the kinds that decide most first. */
+const KIND_ORDER: readonly EvidenceKind[] = ['frame', 'path', 'message', 'symbol', 'error', 'search'];
+
+interface Evidence {
+  kind: EvidenceKind;
+  weight: number;
+  why: string;
+  chunk?: StoredChunk;
+}
+
+export async function locate(keeper: IndexKeeper, text: string, options: { limit?: number } = {}): Promise<LocateAnswer> {
+  const started = performance.now();
+  const limit = options.limit ?? DEFAULT_LOCATE_LIMIT;
+  const extracted = extractClues(text);
+  const board = new Board(keeper);
+  resolveFrames(keeper, extracted, board);
+  const symbols = defineSymbols(keeper, extracted.symbols, board);
+  defineErrors(keeper, extracted.errors, board);
+  quoteMessages(keeper, extracted.messages, board);
+  const words = rareWords(keeper, extracted);
+  const query = [...symbols.slice(0, SEARCH_SYMBOLS), ...extracted.errors.slice(0, SEARCH_ERRORS), ...words].join(' ');
+  if (query.trim() !== '') await searchWords(keeper, query, board);
+  return { files: board.ranked(limit), clues: cluesOf(extracted, words), elapsedMs: performance.now() - started };
+}
+
+/** Where a written path may be in the index: the files it can be, and how sure that is (1 = exactly). */
+function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, string[]>): Array<{ path: string; factor: number }> {
+  const root = keeper.root.replace(/\\/g, '/');
+  if (written.startsWith(`${root}/`)) {
+    const inside = written.slice(root.length + 1);
+    if (named.get(inside.slice(inside.lastIndexOf('/') + 1))?.includes(inside)) return [{ path: inside, factor: 1 }];
+  }
+  const segments = written.split('/').filter((s) => s !== '' && s !== '.');
+  const candidates = named.get(segments.at(-1) ?? '') ?? [];
+  let best = 0;
+  let found: Array<{ path: string; factor: number }> = [];
+  for (const candidate of candidates) {
+    const theirs = candidate.split('/');
+    let common = 0;
+    while (common < theirs.length && common < segments.length && theirs[theirs.length - 1 - common] === segments[segments.length - 1 - common]) common++;
+    // The whole of one is the end of the other (`site-packages/pkg/a.py` for `pkg/a.py`, or
+    // `a/b.py` for `src/a/b.py`), or only a source root is left over (`site-packages/pkg/a.py` for
+    // `src/pkg/a.py`, how an installed package's traceback names a file of its repository): the
+    // same file. Two folders agreeing and then differing: likely.
+    const unmatched = theirs.length - common;
+    const whole = unmatched === 0 || common === segments.length || (unmatched === 1 && common >= 2 && SOURCE_ROOTS.has(theirs[0]!));
+    if (!whole && common < 2) continue;
+    const factor = whole ? 1 : PARTIAL_PATH_FACTOR;
+    if (common > best) {
+      best = common;
+      found = [];
+    }
+    if (common === best) found.push({ path: candidate, factor });
+  }
+  if (found.length > MAX_PATH_CANDIDATES) return [];
+  return found.map((f) => ({ path: f.path, factor: f.factor / found.length }));
+}
+
+function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board): void {
+  const names = new Set([...extracted.frames.map((f) => f.path), ...extracted.paths].map((p) => p.slice(p.lastIndexOf('/') + 1)));
+  const named = keeper.filesNamed(names);
+  for (const frame of extracted.frames) {
+    for (const { path, factor } of resolvePath(keeper, frame.path, named)) {
+      board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why: frameWhy(path, frame), ...chunkAt(board, path, frame.line) });
+    }
+  }
+  for (const written of extracted.paths) {
+    for (const { path, factor } of resolvePath(keeper, written, named)) board.add(path, { kind: 'path', weight: PATH_WEIGHT * factor, why: `names ${path}` });
+  }
+}
+
+function frameWhy(path: string, frame: Frame): string {
+  return `stack frame ${path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
+}
+
+function chunkAt(board: Board, path: string, line: number | undefined): { chunk?: StoredChunk } {
+  if (line === undefined) return {};
+  // The narrowest chunk holding the line: a method rather than its class's header chunk.
+  const holding = board
+    .chunksOf(path)
+    .filter((c) => c.startLine <= line && line <= c.endLine)
+    .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
+  return holding[0] ? { chunk: holding[0] } : {};
+}
+
+/** Records where each symbol is defined; returns the symbols as the search should say them, qualified ones first. */
+function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], board: Board): string[] {
+  const ordered = [...symbols].sort((a, b) => Number(b.qualifier !== undefined) - Number(a.qualifier !== undefined));
+  // A name credited to a file by its qualified mention is not credited again bare.
+  const credited = new Set<string>();
+  for (const symbol of ordered.slice(0, MAX_SYMBOL_LOOKUPS)) {
+    const defining = definitions(keeper, symbol.name);
+    const qualified = symbol.qualifier ? qualifiedDefinitions(keeper, symbol.qualifier, symbol.name, defining) : [];
+    const chosen = qualified.length > 0 ? qualified : defining;
+    const files = new Set(chosen.map((chunk) => chunk.path));
+    if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
+    const weight = (qualified.length > 0 ? SYMBOL_QUALIFIED_WEIGHT : SYMBOL_NAME_WEIGHT) / files.size;
+    const said = qualified.length > 0 ? `${symbol.qualifier}.${symbol.name}` : symbol.name;
+    for (const chunk of firstPerFile(chosen)) {
+      const key = `${chunk.path}\0${symbol.name}`;
+      if (credited.has(key)) continue;
+      credited.add(key);
+      board.add(chunk.path, { kind: 'symbol', weight, why: `defines ${said}`, chunk });
+    }
+  }
+  return ordered.map((symbol) => (symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name));
+}
+
+/**
+ * Chunks that define `name` inside `qualifier`: titled `Qualifier > name`; in a module of that name
+ * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); or, since a small
+ * class stays one chunk, the class's own chunk when its text declares or calls `name(`.
+ */
+function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string, defining: readonly StoredChunk[]): StoredChunk[] {
+  const nested = defining.filter(
+    (chunk) =>
+      titleHas(chunk.title.split(' > ').slice(0, -1).join(' '), qualifier) ||
+      chunk.path.slice(chunk.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '') === qualifier,
+  );
+  if (nested.length > 0) return nested;
+  const declares = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`);
+  return definitions(keeper, qualifier).filter((chunk) => declares.test(chunk.text));
+}
+
+function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Board): void {
+  for (const name of errors) {
+    const defining = definitions(keeper, name);
+    const files = new Set(defining.map((chunk) => chunk.path));
+    if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
+    for (const chunk of firstPerFile(defining)) board.add(chunk.path, { kind: 'error', weight: ERROR_WEIGHT / files.size, why: `defines ${name}`, chunk });
+  }
+}
+
+/** Chunks titled by the symbol: the last part of their title path is the name or declares it. */
+function definitions(keeper: IndexKeeper, name: string): StoredChunk[] {
+  return keeper.matchChunks(`title : ${quote(name)}`, DEFINITION_LOOKUP).filter((chunk) => titleHas(chunk.title.split(' > ').at(-1) ?? '', name));
+}
+
+function titleHas(title: string, name: string): boolean {
+  return title.split(/[^\w$]+/).includes(name);
+}
+
+function firstPerFile(chunks: readonly StoredChunk[]): StoredChunk[] {
+  const seen = new Set<string>();
+  return chunks.filter((chunk) => !seen.has(chunk.path) && seen.add(chunk.path));
+}
+
+function quoteMessages(keeper: IndexKeeper, messages: readonly string[], board: Board): void {
+  const fragments = [...new Set(messages.flatMap(fragmentsOf))].slice(0, MAX_MESSAGE_LOOKUPS);
+  for (const fragment of fragments) {
+    const wanted = flatten(fragment);
+    const holding = keeper.matchChunks(quote(fragment), 30).filter((chunk) => flatten(chunk.text).includes(wanted));
+    const files = firstPerFile(holding);
+    if (files.length === 0 || files.length > MAX_MESSAGE_FILES) continue;
+    const words = fragment.split(' ').length;
+    const weight = (MESSAGE_WEIGHT * Math.min(1, words / 4)) / files.length;
+    const shown = fragment.length > 48 ? `${fragment.slice(0, 45)}…` : fragment;
+    for (const chunk of files) board.add(chunk.path, { kind: 'message', weight, why: `quotes "${shown}" verbatim`, chunk });
+  }
+}
+
+/**
+ * The parts of a message that source code would hold as they are: the runs of words between
+ * the values an error fills in (numbers, quoted names, paths, punctuation). The two longest of
+ * each message, of two words or more and not only stopwords.
+ */
+function fragmentsOf(message: string): string[] {
+  return message
+    .replace(/'[^']*'|"[^"]*"|`[^`]*`|\S*[/\\]\S*|\S*\d\S*/g, '|')
+    .split(/[^A-Za-z_\s'-]+/)
+    .map((part) => part.trim().replace(/\s+/g, ' '))
+    .filter((part) => part.split(' ').length >= 2 && part.split(' ').some((word) => word.length >= 3 && !isStopword(word.toLowerCase())))
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 2);
+}
+
+function flatten(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** The words of the text the index finds rarest, weighed by how often the text says them (tf · idf). */
+function rareWords(keeper: IndexKeeper, extracted: Extracted): string[] {
+  const total = keeper.chunkCount;
+  const said = new Set(
+    extracted.symbols.flatMap((s) => [s.name.toLowerCase(), s.qualifier?.toLowerCase()]).concat(extracted.errors.map((e) => e.toLowerCase())),
+  );
+  return [...extracted.words]
+    .filter(({ word }) => !said.has(word) && !/^\d|_/.test(word))
+    .sort((a, b) => b.count - a.count)
+    .slice(0, MAX_WORD_LOOKUPS)
+    .map(({ word, count }) => ({ word, count, chunks: keeper.chunksMatching(quote(word), WORD_COUNT_CAP) }))
+    .filter(({ chunks }) => chunks > 0 && chunks < WORD_COUNT_CAP && chunks <= total * COMMON_SHARE)
+    .map(({ word, count, chunks }) => ({ word, weight: (1 + Math.log(count)) * inverseDocumentFrequency(total, chunks) }))
+    .sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word))
+    .slice(0, SEARCH_WORDS)
+    .map(({ word }) => word);
+}
+
+async function searchWords(keeper: IndexKeeper, query: string, board: Board): Promise<void> {
+  // No typo retry: a name the index does not hold is someone else's code, not a misspelling of
+  // ours. No feedback list: the query is a dozen distinctive words already, and it costs a pass.
+  const response = await keeper.search(query, { limit: SEARCH_RESULTS, fuzzy: 'off', stages: { feedback: false } });
+  const best = response.results[0]?.score;
+  if (!best) return;
+  const byFile = new Map<string, typeof response.results>();
+  for (const result of response.results) {
+    const list = byFile.get(result.path);
+    if (list) list.push(result);
+    else byFile.set(result.path, [result]);
+  }
+  for (const [path, results] of byFile) {
+    const weight = SEARCH_WEIGHT * results.reduce((sum, result, i) => sum + (result.score / best) * DIMINISHING ** i, 0);
+    const chunks = results.map((result) => keeper.chunk(result.chunkId)).filter((chunk): chunk is StoredChunk => chunk !== undefined);
+    board.add(path, {
+      kind: 'search',
+      weight,
+      why: `search: ${results.length} chunk${results.length === 1 ? '' : 's'}`,
+      ...(chunks[0] ? { chunk: chunks[0] } : {}),
+    });
+    for (const chunk of chunks.slice(1)) board.add(path, { kind: 'search', weight: 0, why: '', chunk });
+  }
+}
+
+function cluesOf(extracted: Extracted, words: readonly string[]): LocateAnswer['clues'] {
+  return [
+    ...extracted.frames.map((frame) => ({ kind: frame.line !== undefined ? 'frame' : 'path', text: frameText(frame) })),
+    ...extracted.paths.map((text) => ({ kind: 'path', text })),
+    ...extracted.symbols.map((symbol) => ({ kind: 'symbol', text: symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name })),
+    ...extracted.errors.map((text) => ({ kind: 'error', text })),
+    ...extracted.messages.map((text) => ({ kind: 'message', text })),
+    ...words.map((text) => ({ kind: 'word', text })),
+  ];
+}
+
+function frameText(frame: Frame): string {
+  return `${frame.path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
+}
+
+/** The evidence gathered per file, and the ranking made of it. */
+class Board {
+  private readonly files = new Map<string, Evidence[]>();
+  private readonly chunkCache = new Map<string, StoredChunk[]>();
+
+  private readonly keeper: IndexKeeper;
+
+  constructor(keeper: IndexKeeper) {
+    this.keeper = keeper;
+  }
+
+  add(path: string, evidence: Evidence): void {
+    const list = this.files.get(path);
+    if (list) list.push(evidence);
+    else this.files.set(path, [evidence]);
+  }
+
+  chunksOf(path: string): StoredChunk[] {
+    let chunks = this.chunkCache.get(path);
+    if (!chunks) this.chunkCache.set(path, (chunks = this.keeper.chunksOfFile(path)));
+    return chunks;
+  }
+
+  ranked(limit: number): LocatedFile[] {
+    const scored = [...this.files].map(([path, evidence]) => ({ path, evidence, score: score(evidence) }));
+    scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+    return scored
+      .slice(0, limit)
+      .map(({ path, evidence, score }) => ({ path, score: Number(score.toFixed(3)), why: whyOf(evidence), chunks: bestChunks(evidence) }));
+  }
+}
+
+function byStrength(evidence: readonly Evidence[]): Evidence[] {
+  return [...evidence].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || b.weight - a.weight);
+}
+
+function score(evidence: readonly Evidence[]): number {
+  let total = 0;
+  for (const kind of KIND_ORDER) {
+    const weights = evidence
+      .filter((e) => e.kind === kind)
+      .map((e) => e.weight)
+      .sort((a, b) => b - a);
+    const share = kind === 'frame' ? FRAME_DIMINISHING : DIMINISHING;
+    total += weights.reduce((sum, weight, i) => sum + weight * share ** i, 0);
+  }
+  return total;
+}
+
+function whyOf(evidence: readonly Evidence[]): string[] {
+  const why: string[] = [];
+  for (const kind of KIND_ORDER) {
+    const phrases = [...new Set(byStrength(evidence.filter((e) => e.kind === kind && e.why !== '')).map((e) => e.why))];
+    why.push(...phrases.slice(0, WHY_PER_KIND));
+    if (phrases.length > WHY_PER_KIND)
+      why.push(`and ${phrases.length - WHY_PER_KIND} more ${kind === 'frame' ? 'frames' : kind === 'search' ? 'hits' : `${kind}s`}`);
+  }
+  return why;
+}
+
+function bestChunks(evidence: readonly Evidence[]): LocatedFile['chunks'] {
+  const seen = new Set<number>();
+  const chunks: LocatedFile['chunks'] = [];
+  for (const { chunk } of byStrength(evidence)) {
+    if (!chunk || seen.has(chunk.id)) continue;
+    seen.add(chunk.id);
+    chunks.push({ chunkId: chunk.id, title: chunk.title, startLine: chunk.startLine, endLine: chunk.endLine });
+    if (chunks.length === MAX_CHUNKS_PER_FILE) break;
+  }
+  return chunks;
+}

@@ -1,0 +1,62 @@
+// "Fused Search: Locate from Issue or Stack Trace": the text a person points at (a selection in
+// the editor or a terminal, or the clipboard) to the files it is about, in the panel.
+
+import * as vscode from 'vscode';
+import { MAX_LOCATE_CHARS } from '../core/options.ts';
+import type { FolderLocateAnswer } from '../protocol/worker.ts';
+import type { EngineClient } from '../worker/client.ts';
+import type { PanelProvider } from './panel.ts';
+
+export interface LocateDeps {
+  client: EngineClient;
+  panel: PanelProvider;
+  log: vscode.LogOutputChannel;
+}
+
+/**
+ * Where the text comes from, first found wins: the editor's selection, the active terminal's
+ * selection, then the clipboard. A selection is a deliberate choice; the clipboard may hold
+ * anything, so it comes last. From the terminal's context menu the terminal's selection comes
+ * first, whatever the editor has selected.
+ */
+export async function textToLocate(from: 'anywhere' | 'terminal'): Promise<string> {
+  const editor = vscode.window.activeTextEditor;
+  const selected = from === 'anywhere' && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
+  if (selected.trim()) return selected;
+  const terminal = await terminalSelection();
+  if (terminal.trim()) return terminal;
+  return vscode.env.clipboard.readText();
+}
+
+/**
+ * VS Code's API has no terminal selection (1.101): copy it with the terminal's own command and
+ * read the clipboard, which is put back as it was. Empty when no terminal is open or nothing in it
+ * is selected (the copy then leaves the cleared clipboard empty).
+ */
+async function terminalSelection(): Promise<string> {
+  if (!vscode.window.activeTerminal) return '';
+  const saved = await vscode.env.clipboard.readText();
+  try {
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+    return await vscode.env.clipboard.readText();
+  } finally {
+    await vscode.env.clipboard.writeText(saved);
+  }
+}
+
+/** Locates `text` in every open folder and shows the ranked files in the panel; resolves with the answer (for tests), or undefined. */
+export async function locateInPanel(deps: LocateDeps, text: string): Promise<FolderLocateAnswer | undefined> {
+  if (!text.trim()) {
+    void vscode.window.showInformationMessage('Fused Search: select an issue text, an error message or a stack trace (or copy it), then locate again.');
+    return undefined;
+  }
+  const answer = await deps.client.request({ type: 'locate', text: text.slice(0, MAX_LOCATE_CHARS) });
+  if (!answer.ok) {
+    deps.log.error(`locate failed: ${answer.error.message}`);
+    void vscode.window.showErrorMessage(`Fused Search: could not locate the text: ${answer.error.message}`);
+    return undefined;
+  }
+  await deps.panel.showLocated(answer.value);
+  return answer.value;
+}

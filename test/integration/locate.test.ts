@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { suite, suiteSetup, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { FolderLocateAnswer } from '../../src/protocol/worker.ts';
+
+const locate = (text?: string) => vscode.commands.executeCommand<FolderLocateAnswer | undefined>('fusedSearch.locate', ...(text !== undefined ? [text] : []));
+
+// A trace as a CI machine would print it: another folder, the workspace's files inside it.
+const TRACE = [
+  "TypeError: Cannot read properties of undefined (reading 'toLowerCase')",
+  '    at ContentStore.search (/home/ci/work/fixture/app/src/store.ts:31:47)',
+  '    at Array.filter (<anonymous>)',
+  '    at runQuery (/home/ci/work/fixture/app/src/query.ts:12:9)',
+].join('\n');
+
+suite('Locate from Issue or Stack Trace', () => {
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
+    await vscode.commands.executeCommand('fusedSearch.api.waitForIndex');
+  });
+
+  test('a stack trace given to the command ranks the file its frame points at first, with the reason and the chunk', async () => {
+    const answer = await locate(TRACE);
+    assert.ok(answer, 'the command answers');
+    const top = answer.files[0];
+    assert.ok(top, 'a file');
+    assert.equal(top.folderName, 'app');
+    assert.equal(top.path, 'src/store.ts');
+    assert.ok(top.absPath.endsWith('store.ts'));
+    assert.ok(top.why.includes('stack frame src/store.ts:31 in ContentStore.search'), top.why.join('; '));
+    const chunk = top.chunks[0]!;
+    assert.ok(chunk.startLine <= 31 && 31 <= chunk.endLine, `${chunk.title} ${chunk.startLine}-${chunk.endLine}`);
+    assert.ok(answer.clues.some((clue) => clue.kind === 'error' && clue.text === 'TypeError'));
+  });
+
+  test('with nothing selected and no text given, the clipboard is located', async function () {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.env.clipboard.writeText(TRACE);
+    // A headless code-server may have no clipboard; the text argument above covers the rest.
+    if ((await vscode.env.clipboard.readText()) !== TRACE) this.skip();
+    const answer = await locate();
+    assert.equal(answer?.files[0]?.path, 'src/store.ts');
+  });
+
+  test('the editor selection is located before the clipboard', async () => {
+    const document = await vscode.workspace.openTextDocument({ content: `notes\n${TRACE}\n`, language: 'plaintext' });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(1, 0, 2, 200);
+    await vscode.env.clipboard.writeText('nothing that points at code');
+    const answer = await locate();
+    // Reverted, not saved: closing an untitled document with text would ask.
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.equal(answer?.files[0]?.path, 'src/store.ts');
+  });
+});

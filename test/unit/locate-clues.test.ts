@@ -1,0 +1,122 @@
+// What `locate` reads from a pasted text before it asks the index anything: each stack frame
+// format a developer pastes, path mentions, symbols, error names and quoted messages.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { extractClues, MAX_INPUT_CHARS, normalisePath, splitSymbol } from '../../src/core/clues.ts';
+
+const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/locate/${name}`, import.meta.url), 'utf8');
+const frames = (text: string) => extractClues(text).frames.map((f) => `${f.path}:${f.line ?? ''}${f.symbol ? ` ${f.symbol}` : ''}`);
+const symbols = (text: string) => extractClues(text).symbols.map((s) => (s.qualifier ? `${s.qualifier}.${s.name}` : s.name));
+
+test('a Python traceback gives each frame its path, line and function, and the error its message', () => {
+  const clues = extractClues(fixture('python.txt'));
+  assert.deepEqual(frames(fixture('python.txt')), ['/home/ci/build/app/cli.py:7 main', '/usr/lib/python3.12/site-packages/app/payments/gateway.py:10 charge']);
+  assert.deepEqual(clues.errors, ['ValueError']);
+  assert.ok(clues.messages.includes('amount must be positive'));
+  assert.ok(symbols(fixture('python.txt')).includes('gateway.charge'), 'the code line the frame quotes names a call');
+});
+
+test('a Node stack gives frames with functions and skips Node internals and the express frame stays a frame', () => {
+  assert.deepEqual(frames(fixture('node.txt')), [
+    '/srv/app/web/src/server.js:12 parseBody',
+    '/srv/app/web/src/server.js:6 handleRequest',
+    '/srv/app/node_modules/express/lib/router/layer.js:95 Layer.handle',
+  ]);
+  assert.deepEqual(extractClues(fixture('node.txt')).errors, ['TypeError']);
+  assert.ok(extractClues(fixture('node.txt')).messages.includes('Cannot parse request body: expected a string'));
+});
+
+test('a Java trace turns the package into the folder the file lives in, without the module', () => {
+  assert.deepEqual(frames(fixture('java.txt')), [
+    'com/acme/orders/OrderService.java:12 OrderService.placeOrder',
+    'com/acme/orders/Main.java:8 Main.main',
+    'jdk/internal/reflect/DirectMethodHandleAccessor.java:103 DirectMethodHandleAccessor.invoke',
+  ]);
+  assert.deepEqual(extractClues(fixture('java.txt')).errors, ['NullPointerException']);
+});
+
+test('a Kotlin frame and an inner class keep the outer class as the qualifier', () => {
+  assert.deepEqual(frames('\tat com.acme.billing.InvoiceKt$render$1.invoke(Invoice.kt:31)\n\tat com.acme.billing.Printer$Page.flush(Printer.kt:9)'), [
+    'com/acme/billing/Invoice.kt:31 InvoiceKt.invoke',
+    'com/acme/billing/Printer.kt:9 Printer.flush',
+  ]);
+});
+
+test('a Go panic pairs each function line with the file line under it', () => {
+  const clues = extractClues(fixture('go.txt'));
+  assert.deepEqual(frames(fixture('go.txt')), ['/home/dev/src/worker/queue/consumer.go:10 Consumer.Poll', '/home/dev/src/worker/main.go:8 main']);
+  assert.ok(clues.messages.includes('queue closed while polling'));
+});
+
+test('a Rust panic and backtrace give the panic site, the frames with their functions and the message', () => {
+  const clues = extractClues(fixture('rust.txt'));
+  assert.deepEqual(frames(fixture('rust.txt')), ['src/cache.rs:8', '/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645']);
+  assert.ok(clues.messages.includes('cache is empty, nothing to evict'));
+  assert.ok(symbols(fixture('rust.txt')).includes('Cache.evict'));
+});
+
+test('a compiler error gives the file and line, and its message', () => {
+  const clues = extractClues("native/buffer.c:42:17: error: 'capacity' undeclared (first use in this function)\nsrc/lib/parse.cpp(88,3): warning C4244");
+  assert.deepEqual(
+    clues.frames.map((f) => `${f.path}:${f.line}`),
+    ['native/buffer.c:42', 'src/lib/parse.cpp:88'],
+  );
+  assert.ok(clues.messages.includes("'capacity' undeclared (first use in this function)"));
+});
+
+test('PHP and Ruby frames give paths, lines and methods', () => {
+  const php = [
+    'PHP Fatal error:  Uncaught TypeError: Cart::total(): Return value must be of type int in /var/www/src/Cart.php:31',
+    'Stack trace:',
+    '#0 /var/www/src/Checkout.php(54): App\\Cart->total()',
+    '#1 {main}',
+  ].join('\n');
+  assert.deepEqual(frames(php), ['/var/www/src/Cart.php:31', '/var/www/src/Checkout.php:54 Cart.total']);
+  const ruby =
+    "app/models/user.rb:42:in 'validate_email': undefined method 'downcase' for nil (NoMethodError)\n\tfrom app/controllers/users_controller.rb:10:in `create'";
+  assert.deepEqual(frames(ruby), ['app/models/user.rb:42 validate_email', 'app/controllers/users_controller.rb:10 create']);
+});
+
+test('a C# frame gives its Windows path with forward slashes', () => {
+  assert.deepEqual(frames('   at Acme.Orders.OrderService.PlaceOrder(Cart cart) in C:\\src\\Acme\\Orders\\OrderService.cs:line 27'), [
+    'C:/src/Acme/Orders/OrderService.cs:27 OrderService.PlaceOrder',
+  ]);
+});
+
+test('prose gives paths, qualified names, backticked identifiers and quoted messages, but no abbreviations', () => {
+  const clues = extractClues(fixture('issue-words.md'));
+  assert.deepEqual(clues.paths, ['settings.toml']);
+  assert.ok(clues.messages.includes("unknown setting 'timeout' in section 'http'"));
+  const prose = extractClues('See e.g. `Router.dispatch()` and os.path.join, or call parse_config(); v1.2.3 broke `retryWithBackoff`.');
+  assert.deepEqual(
+    prose.symbols.map((s) => (s.qualifier ? `${s.qualifier}.${s.name}` : s.name)),
+    ['Router.dispatch', 'retryWithBackoff', 'path.join', 'parse_config'],
+  );
+});
+
+test('self, this and anonymous receivers are no qualifiers', () => {
+  assert.deepEqual(splitSymbol('self.load'), { name: 'load', text: 'self.load' });
+  assert.deepEqual(splitSymbol('Object.<anonymous>'), undefined);
+  assert.deepEqual(splitSymbol('(*Consumer).Poll'), { name: 'Poll', qualifier: 'Consumer', text: '(*Consumer).Poll' });
+});
+
+test('paths lose file://, webpack:// and ./ prefixes; Node internals are no paths', () => {
+  assert.equal(normalisePath('file:///home/u/a.js'), '/home/u/a.js');
+  assert.equal(normalisePath('./src/a.ts'), 'src/a.ts');
+  assert.equal(normalisePath('node:internal/modules/cjs/loader'), undefined);
+});
+
+test('a long paste is read only up to its bound, and quickly', () => {
+  const frame = '    at handler (/srv/app/src/handler.js:10:5)\n';
+  const huge = frame.repeat(50) + 'x'.repeat(MAX_INPUT_CHARS * 2) + '\n    at late (/srv/app/src/late.js:1:1)\n';
+  const started = performance.now();
+  const clues = extractClues(huge);
+  assert.ok(performance.now() - started < 500, 'bounded work');
+  assert.deepEqual(
+    clues.frames.map((f) => f.path),
+    ['/srv/app/src/handler.js'],
+    'one frame however often repeated, and nothing past the bound',
+  );
+});

@@ -1,0 +1,131 @@
+// `locate` over a small repository in several languages (helpers/locate-repo.ts): committed stack
+// traces and issue texts (test/fixtures/locate/) with known answers. Each case says why the
+// answer is first and what the next places hold.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { IndexKeeper } from '../../src/core/index-keeper.ts';
+import { locate, type LocateAnswer } from '../../src/core/locate.ts';
+import { writeLocateRepo } from './helpers/locate-repo.ts';
+
+const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/locate/${name}`, import.meta.url), 'utf8');
+const paths = (answer: LocateAnswer) => answer.files.map((f) => f.path);
+
+let keeper: IndexKeeper;
+
+before(async () => {
+  keeper = await IndexKeeper.open({ root: writeLocateRepo(), kind: 'test' });
+  await keeper.sync();
+});
+
+after(async () => {
+  await keeper.close();
+});
+
+test('a Python traceback from an installed copy points at the raising file first, then its caller', async () => {
+  const answer = await locate(keeper, fixture('python.txt'));
+  // gateway.py: the innermost frame (its site-packages path ends with the indexed path) and the
+  // message it raises, verbatim. cli.py: one frame. The test file shares words, no frame.
+  assert.deepEqual(paths(answer).slice(0, 2), ['app/payments/gateway.py', 'app/cli.py']);
+  const [gateway, cli] = answer.files;
+  assert.deepEqual(gateway!.why.slice(0, 2), ['stack frame app/payments/gateway.py:10 in charge', 'quotes "amount must be positive" verbatim']);
+  const frameChunk = gateway!.chunks[0]!;
+  assert.ok(frameChunk.startLine <= 10 && 10 <= frameChunk.endLine, 'the first chunk holds the frame line');
+  assert.equal(cli!.chunks[0]!.title, 'main');
+  assert.ok(answer.clues.some((c) => c.kind === 'error' && c.text === 'ValueError'));
+});
+
+test('a Node stack points at the file two frames and the thrown message share', async () => {
+  const answer = await locate(keeper, fixture('node.txt'));
+  assert.equal(paths(answer)[0], 'web/src/server.js');
+  const server = answer.files[0]!;
+  assert.ok(server.why.includes('stack frame web/src/server.js:12 in parseBody'));
+  assert.ok(server.why.includes('quotes "Cannot parse request body" verbatim'));
+  assert.equal(server.chunks[0]!.title, 'parseBody');
+  assert.ok(!paths(answer).some((p) => p.includes('node_modules')), 'the express frame is in no indexed file');
+});
+
+test('a Java trace finds the class by its package folder, under src/main/java', async () => {
+  const answer = await locate(keeper, fixture('java.txt'));
+  assert.equal(paths(answer)[0], 'service/src/main/java/com/acme/orders/OrderService.java');
+  const chunk = answer.files[0]!.chunks[0]!;
+  assert.ok(chunk.startLine <= 12 && 12 <= chunk.endLine, 'the first chunk holds the frame line');
+});
+
+test('a Go panic points at the panicking method, then main', async () => {
+  const answer = await locate(keeper, fixture('go.txt'));
+  assert.deepEqual(paths(answer).slice(0, 2), ['worker/queue/consumer.go', 'worker/main.go']);
+  assert.ok(answer.files[0]!.why.includes('quotes "queue closed while polling" verbatim'));
+  assert.equal(answer.files[0]!.chunks[0]!.title, 'Consumer > Poll');
+});
+
+test('a Rust panic resolves src/cache.rs inside the crate folder', async () => {
+  const answer = await locate(keeper, fixture('rust.txt'));
+  assert.equal(paths(answer)[0], 'engine/src/cache.rs');
+  assert.ok(answer.files[0]!.why.some((w) => w.startsWith('stack frame engine/src/cache.rs:8')));
+});
+
+test('an issue in words finds the file by the message it quotes in backticks', async () => {
+  const answer = await locate(keeper, fixture('issue-words.md'));
+  // config.py holds "unknown setting … in section" as an f-string: the runs of words between the
+  // values match verbatim. No file defines or names anything else the issue says.
+  assert.equal(paths(answer)[0], 'app/config.py');
+  assert.ok(answer.files[0]!.why.includes('quotes "unknown setting" verbatim'));
+  assert.ok(answer.clues.some((c) => c.kind === 'message' && c.text === "unknown setting 'timeout' in section 'http'"));
+});
+
+test('a Class.method mention finds the method inside a class kept as one chunk', async () => {
+  const answer = await locate(keeper, 'Refunds fail silently: PaymentGateway.refund never checks the response.');
+  assert.equal(paths(answer)[0], 'app/payments/gateway.py');
+  assert.ok(answer.files[0]!.why.includes('defines PaymentGateway.refund'));
+});
+
+test('a module.function mention finds the function in the module of that name, not its namesakes', async () => {
+  // worker/main.go defines a `main` too; `cli.main` says which one.
+  const answer = await locate(keeper, 'Calling `cli.main` without arguments crashes instead of printing the usage.');
+  assert.equal(paths(answer)[0], 'app/cli.py');
+  assert.ok(answer.files[0]!.why.includes('defines cli.main'));
+  assert.ok(!answer.files.some((f) => f.path === 'worker/main.go' && f.why.some((w) => w.startsWith('defines'))));
+});
+
+test('a frame outweighs any number of word matches, and a named error class brings its definition', async () => {
+  // The words are all about payments (gateway.py, models.py, the docs); the frame is in retry.py.
+  const text = 'ConnectionError while charging an invoice payment gateway refund amount\n  File "app/net/retry.py", line 10, in stream_with_retry';
+  const answer = await locate(keeper, text);
+  assert.equal(paths(answer)[0], 'app/net/retry.py');
+});
+
+test('many frames in one file weigh less than one frame and the message it raises', async () => {
+  const dispatcher = Array.from({ length: 8 }, (_, i) => `    at dispatch (/srv/app/web/src/router.js:${i + 6}:5)`).join('\n');
+  const answer = await locate(keeper, `${dispatcher}\n${fixture('python.txt')}`);
+  assert.equal(paths(answer)[0], 'app/payments/gateway.py');
+  assert.ok(paths(answer).indexOf('web/src/router.js') > 0);
+});
+
+test('a file named in prose, without a folder or a line, is found by its name', async () => {
+  const ambiguous = await locate(keeper, 'crash in main.go? no, in models.py line 3 maybe');
+  assert.ok(ambiguous.files.some((f) => f.why.includes('names app/payments/models.py')));
+});
+
+test('text with nothing that points at code answers no files', async () => {
+  const answer = await locate(keeper, 'Hello there, thanks for the great work!');
+  assert.deepEqual(answer.files, []);
+  assert.equal((await locate(keeper, '')).files.length, 0);
+});
+
+test('a long paste (a whole issue, a 200-frame trace) is answered with bounded work', async () => {
+  const frames = Array.from({ length: 200 }, (_, i) => `    at step${i} (/srv/app/web/src/router.js:${(i % 12) + 1}:5)`).join('\n');
+  const prose = 'The router dispatch loses the body when the request is retried. '.repeat(400);
+  const text = `${prose}\n\`\`\`\nTypeError: Cannot parse request body\n${frames}\n\`\`\`\n${fixture('python.txt')}`;
+  const answer = await locate(keeper, text, { limit: 5 });
+  assert.equal(answer.files.length, 5);
+  // router.js: twelve distinct frames and the prose; gateway.py: a frame and its message.
+  assert.deepEqual(paths(answer).slice(0, 2).sort(), ['app/payments/gateway.py', 'web/src/router.js']);
+  const router = answer.files.find((f) => f.path === 'web/src/router.js')!;
+  assert.ok(
+    router.why.some((w) => /^and \d+ more frames$/.test(w)),
+    'many frames in one file are summed up, not listed',
+  );
+  assert.ok(answer.elapsedMs < 3000, `answered in ${answer.elapsedMs.toFixed(0)} ms`);
+});
