@@ -77,14 +77,14 @@ test('each result gives path:start-end, title, kind, stage and chunk id, then th
   const out = formatForAgent('retry', response([result(0)]), { chunkText: () => chunkText(0) });
   assert.match(out.text, /\n1\. src\/module-0\.ts:10-39 handler0 \[code, proximity, chunk 100\]\n/);
   assert.match(out.text, / {3}15: {3}const x = retry\(0\);/, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
-  const excerpt = out.shown[0]!.excerpt!;
-  assert.ok(excerpt.startLine <= 15 && excerpt.endLine >= 15);
+  const run = out.shown[0]!.printed.find(([a, b]) => a <= 15 && b >= 15);
+  assert.ok(run);
 });
 
 test('without chunk text the one-line snippet stands in for the excerpt', () => {
   const out = formatForAgent('retry', response([result(0)]));
   assert.match(out.text, / {3}function handler0\(\) \{ retry … \}\n/);
-  assert.equal(out.shown[0]!.excerpt, null);
+  assert.deepEqual(out.shown[0]!.printed, []);
 });
 
 test('no results is said plainly', () => {
