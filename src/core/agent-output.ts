@@ -257,15 +257,20 @@ function renderRuns(lines: readonly string[], startLine: number, picked: Set<num
     const last = runs.at(-1);
     const from = last ? last[1] - startLine + 1 : 0;
     if (last && lines.slice(from, i).every((l) => l.trim() === '')) {
-      for (let j = from; j < i; j++) out += `  ${startLine + j}:\n`;
+      for (let j = from; j < i; j++) out += numberedLine(startLine + j, '');
       last[1] = startLine + i;
     } else {
       if (last) out += GAP;
       runs.push([startLine + i, startLine + i]);
     }
-    out += `  ${startLine + i}: ${oneLine(lines[i]!, MAX_LINE_CHARS)}\n`;
+    out += numberedLine(startLine + i, oneLine(lines[i]!, MAX_LINE_CHARS));
   }
   return { text: out, runs };
+}
+
+/** A file line as every agent answer prints it: `  61: text`, or `  61:` for a blank line. */
+export function numberedLine(lineNumber: number, text: string): string {
+  return text.trim() === '' ? `  ${lineNumber}:\n` : `  ${lineNumber}: ${text.trimEnd()}\n`;
 }
 
 /**

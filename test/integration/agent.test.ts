@@ -25,14 +25,14 @@ suite('the fused_search language model tool', () => {
     assert.deepEqual((tool.inputSchema as { required?: string[] }).required, ['query']);
   });
 
-  test('answers with folder/path:start-end, stage and the chunk lines, from the live index', async () => {
+  test('answers with folder/path, the line range, chunk id and the chunk lines, from the live index', async () => {
     const answer = await vscode.commands.executeCommand<SearchAnswer>('fusedSearch.api.search', 'reciprocal rank fusion');
     const top = answer.results[0];
     assert.ok(top);
     const text = await invoke({ query: 'reciprocal rank fusion' });
     // Multi-root: each path starts with its workspace folder's name.
-    assert.ok(text.includes(`${top.folderName}/${top.path}:${top.startLine}-${top.endLine}`), text);
-    assert.match(text, /\[code, (rrf|proximity|fuzzy), chunk \d+\]/);
+    assert.ok(text.includes(`\n${top.folderName}/${top.path}\n [1] ${top.startLine}-${top.endLine} `), text);
+    assert.match(text, / · chunk \d+ · lines \d+\/\d+\n/);
     assert.match(text, /\d+: export function reciprocalRankFusion/);
   });
 
