@@ -24,10 +24,24 @@ const MAX_TITLE_CHARS = 100;
  * Most lines printed for the result at each rank (the last entry for every rank below): the first
  * result gets room for a whole function, the tenth for its best line and a neighbour.
  */
-const LINES_BY_RANK = [40, 16, 10, 6, 6, 4];
+const LINES_BY_RANK = [20, 8, 4, 2, 2, 1];
 /** Lines of context printed above and below a matched line. */
 const CONTEXT_ABOVE = 1;
 const CONTEXT_BELOW = 2;
+/** Most lines of the block a matched line opens (an `if`, a call, an object) printed below it. */
+const MAX_BLOCK_LINES = 12;
+/** Enclosing statement heads printed above a matched line. */
+const MAX_OPENERS = 2;
+/** A line holding this share of the query's words (by weight) is a strong match, printed with its context at any rank. */
+const STRONG_SHARE = 0.6;
+/** Lines a result with strong matches may print, whatever its rank. */
+const STRONG_MAX_LINES = 20;
+/** A line is a match when it holds at least this share of what the chunk's best line holds. */
+const HIT_SHARE = 0.5;
+/** Skipped runs of at most this many lines between printed ones are printed too. */
+const MAX_FILLED_GAP = 2;
+/** A chunk of at most this many lines is printed whole when the result's allowance covers it. */
+const SMALL_CHUNK_LINES = 20;
 /** A whole chunk is printed instead of its excerpt when it costs at most this many bytes more. */
 const WHOLE_CHUNK_SLACK_BYTES = 160;
 /** A signature spans at most this many lines (a parameter list broken over lines). */
@@ -101,7 +115,8 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
     let weights = 0;
     for (let j = i; j < n; j++) weights += linesForRank(j + 1);
     const allowance = Math.floor((room * linesForRank(i + 1)) / weights) - bytes(fileHead);
-    const block = resultBlock(i + 1, result, terms, allowance, room - bytes(fileHead), options);
+    const text = options.chunkText?.(result.chunkId, result);
+    const block = resultBlock(i + 1, result, text, terms, allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
     seenFiles.add(result.path);
@@ -153,9 +168,7 @@ function correctionLine(response: AgentAnswer): string {
 function trailer(omitted: number, total: number, budget: number, unprinted: number): string {
   let out = '';
   if (unprinted > 0)
-    out +=
-      `\n[${unprinted} lines of these chunks not printed ("lines a/b": printed/in the chunk). ` +
-      'read_chunk(id) gives a whole chunk; read_range(path, start_line, end_line) any lines of a file.]\n';
+    out += `\n[${unprinted} lines of these chunks not printed; read_chunk(id) gives a whole chunk, read_range(path, start_line, end_line) any lines.]\n`;
   if (omitted > 0)
     out += `[Truncated: ${omitted} more of ${total} results left out to stay within ${budget} bytes. Narrow with path or kind, lower limit, or raise the budget.]\n`;
   return out;
@@ -166,7 +179,15 @@ function linesForRank(rank: number): number {
 }
 
 /** The result's header and printed lines within `allowance` bytes, or undefined if not even the header fits in `room`. */
-function resultBlock(rank: number, result: SearchResult, terms: string[], allowance: number, room: number, options: AgentOutputOptions): Block | undefined {
+function resultBlock(
+  rank: number,
+  result: SearchResult,
+  text: string | undefined,
+  terms: string[],
+  allowance: number,
+  room: number,
+  options: AgentOutputOptions,
+): Block | undefined {
   const total = result.endLine - result.startLine + 1;
   const headFor = (printed: number) =>
     ` [${rank}] ${result.startLine}-${result.endLine} ${oneLine(result.title, MAX_TITLE_CHARS)} · chunk ${result.chunkId} · lines ${printed}/${total}\n` +
@@ -176,7 +197,6 @@ function resultBlock(rank: number, result: SearchResult, terms: string[], allowa
   if (fixed > room) return undefined;
   const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, printed: [] };
   const lineBudget = Math.max(0, Math.min(allowance, room) - fixed);
-  const text = options.chunkText?.(result.chunkId, result);
   let body = '';
   if (text !== undefined) {
     const excerpt = pickLines(text, result, terms, linesForRank(rank), lineBudget);
@@ -204,10 +224,10 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
   const chosen = new Set<number>();
   let used = 0;
   const costOf = (picked: Set<number>) => bytes(renderRuns(lines, result.startLine, picked).text);
-  const tryAdd = (indices: number[]): boolean => {
+  const tryAdd = (indices: number[], strong = false): boolean => {
     const fresh = indices.filter((i) => i >= 0 && i < lines.length && !chosen.has(i) && lines[i]!.trim() !== '');
     if (fresh.length === 0) return true;
-    if (chosen.size + fresh.length > maxLines) return false;
+    if (chosen.size + fresh.length > (strong ? Math.max(maxLines, STRONG_MAX_LINES) : maxLines)) return false;
     const next = new Set([...chosen, ...fresh]);
     const nextCost = costOf(next);
     if (nextCost > budget) return false;
@@ -217,29 +237,45 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
   };
 
   const scores = lines.map((line) => lineScore(line, terms));
+  const best = Math.max(0, ...scores);
+  const strong = STRONG_SHARE * termsWeight(terms);
+  // Lines with fewer than half the words of the chunk's best line are noise around it: a long
+  // query's one common word matches everywhere.
   const hits = scores
     .map((score, i) => ({ score, i }))
-    .filter((h) => h.score > 0)
+    .filter((h) => h.score > 0 && h.score >= best * HIT_SHARE)
     .sort((a, b) => b.score - a.score || a.i - b.i);
   // The best line first, so that even a tight budget prints what matched; then the signature that
-  // says where it is, then the other matches in order of strength, each with its context.
-  if (hits.length > 0) tryAdd([hits[0]!.i]);
-  if (result.kind === 'code') tryAdd(signatureLines(lines));
+  // says where it is, then the other matches in order of strength, each with its context. A line
+  // holding most of the query is printed whatever the result's rank: it is the answer as often
+  // as not, and the rank's allowance is for the weaker lines.
+  if (hits.length > 0) tryAdd([hits[0]!.i], true);
+  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines), hits.length > 0 && hits[0]!.score >= strong);
   for (const hit of hits) {
-    if (!tryAdd([hit.i])) continue;
-    const around: number[] = [];
-    for (let d = 1; d <= Math.max(CONTEXT_ABOVE, CONTEXT_BELOW); d++) {
-      if (d <= CONTEXT_BELOW) around.push(hit.i + d);
-      if (d <= CONTEXT_ABOVE) around.push(hit.i - d);
-    }
-    for (const i of around) tryAdd([i]);
+    const isStrong = hit.score >= strong;
+    if (!tryAdd([hit.i], isStrong)) continue;
+    for (const i of contextOf(lines, hit.i)) if (!tryAdd([i], isStrong)) break;
   }
-  // A gap of one line costs about what the line does: print the line and spare the reader a jump.
-  for (const i of [...chosen].sort((a, b) => a - b)) if (chosen.has(i + 2) && !chosen.has(i + 1)) tryAdd([i + 1]);
+  // A gap of a line or two costs about what its lines do: print them and spare the reader a jump;
+  // the same for the last lines of the chunk (its closing brace, mostly).
+  const nonBlank = lines.map((_, i) => i).filter((i) => lines[i]!.trim() !== '');
+  const picked = () => nonBlank.filter((i) => chosen.has(i));
+  for (const [k, i] of picked().entries()) {
+    const next = picked()[k + 1];
+    if (next === undefined) break;
+    const between = nonBlank.filter((j) => j > i && j < next);
+    if (between.length <= MAX_FILLED_GAP) tryAdd(between);
+  }
+  const last = picked().at(-1);
+  if (last !== undefined) {
+    const tail = nonBlank.filter((j) => j > last);
+    if (tail.length <= MAX_FILLED_GAP) tryAdd(tail);
+  }
 
-  const all = new Set(lines.map((_, i) => i).filter((i) => lines[i]!.trim() !== ''));
+  // A small chunk is printed whole when its lines are within the result's allowance, or cost little more than its excerpt.
+  const all = new Set(nonBlank);
   const wholeCost = costOf(all);
-  if (wholeCost <= budget && wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES && all.size <= Math.max(maxLines, chosen.size + 4)) {
+  if (wholeCost <= budget && (all.size <= Math.min(maxLines, SMALL_CHUNK_LINES) || (wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES && all.size <= maxLines))) {
     chosen.clear();
     for (const i of all) chosen.add(i);
   }
@@ -266,6 +302,41 @@ function renderRuns(lines: readonly string[], startLine: number, picked: Set<num
     out += numberedLine(startLine + i, oneLine(lines[i]!, MAX_LINE_CHARS));
   }
   return { text: out, runs };
+}
+
+/**
+ * The lines worth printing around a matched line, nearest first: the block it opens (the lines
+ * below that are indented deeper, up to MAX_BLOCK_LINES and the line that closes it), else
+ * CONTEXT_BELOW lines; and CONTEXT_ABOVE lines above.
+ */
+function contextOf(lines: readonly string[], at: number): number[] {
+  const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
+  const out: number[] = [];
+  for (let d = 1; d <= CONTEXT_ABOVE; d++) out.push(at - d);
+  const own = indent(at);
+  // The statements it sits in (`if (…) {`, `context.report({`): the nearest lines above indented less, each less than the last.
+  let level = own;
+  for (let j = at - 1, openers = 0; j >= 0 && j >= at - MAX_BLOCK_LINES && openers < MAX_OPENERS && level > 0; j--) {
+    if (lines[j]!.trim() === '' || indent(j) >= level) continue;
+    out.push(j);
+    level = indent(j);
+    openers++;
+  }
+  let i = at + 1;
+  while (i < lines.length && lines[i]!.trim() === '') i++;
+  if (i < lines.length && indent(i) > own) {
+    for (; i < lines.length && out.length < MAX_BLOCK_LINES + CONTEXT_ABOVE; i++) {
+      if (lines[i]!.trim() !== '' && indent(i) <= own) {
+        // The closer (`}`, `)`, `]`) belongs to the block.
+        if (/^\s*[)\]}]/.test(lines[i]!)) out.push(i);
+        break;
+      }
+      out.push(i);
+    }
+  } else {
+    for (let d = 1; d <= CONTEXT_BELOW; d++) out.push(at + d);
+  }
+  return out.filter((j) => j >= 0 && j < lines.length);
 }
 
 /** A file line as every agent answer prints it: `  61: text`, or `  61:` for a blank line. */
@@ -314,6 +385,10 @@ function queryTerms(query: string): string[] {
 function stem(word: string): string {
   if (word.length <= 4) return word;
   return word.replace(/(?:ies|ing|ed|es|s|ly)$/, '');
+}
+
+function termsWeight(terms: string[]): number {
+  return terms.reduce((sum, term) => sum + Math.min(3, term.length / 3), 0);
 }
 
 /** How many of the query's terms the line holds, the longer (rarer) terms counting more. */
