@@ -217,12 +217,12 @@ const ESLINT_QUESTIONS: Question[] = [
   {
     question: 'How does --fix stop on fixes that undo each other?',
     query: 'circular fixes detected fix loop passes',
-    answers: [{ path: 'lib/linter/linter.js', start: 1620, end: 1634 }],
+    answers: [{ path: 'lib/linter/linter.js', start: 1622, end: 1636 }],
   },
   {
     question: 'What happens to a fix that overlaps an earlier one?',
     query: 'overlapping fix range remain as problem',
-    answers: [{ path: 'lib/linter/source-code-fixer.js', start: 90, end: 94 }],
+    answers: [{ path: 'lib/linter/source-code-fixer.js', start: 91, end: 95 }],
   },
   {
     question: 'How many times does --fix run the rules at most?',
