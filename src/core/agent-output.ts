@@ -29,7 +29,9 @@ const LINES_BY_RANK = [20, 8, 4, 2, 2, 1];
 const CONTEXT_ABOVE = 1;
 const CONTEXT_BELOW = 2;
 /** Most lines of the block a matched line opens (an `if`, a call, an object) printed below it. */
-const MAX_BLOCK_LINES = 12;
+const MAX_BLOCK_LINES = 16;
+/** A line that only holds a comment (or the inside of a block comment). */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?![a-z]*\s*(?:include|define|if))|--)/;
 /** Enclosing statement heads printed above a matched line. */
 const MAX_OPENERS = 2;
 /** A line holding this share of the query's words (by weight) is a strong match, printed with its context at any rank. */
@@ -313,7 +315,13 @@ function contextOf(lines: readonly string[], at: number): number[] {
   const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
   const out: number[] = [];
   for (let d = 1; d <= CONTEXT_ABOVE; d++) out.push(at - d);
-  const own = indent(at);
+  // A matched comment is about the code below it: that code's block is the context.
+  let anchor = at;
+  while (anchor + 1 < lines.length && (COMMENT_LINE.test(lines[anchor]!) || lines[anchor]!.trim() === '') && anchor - at < CONTEXT_BELOW + 2) {
+    anchor++;
+    out.push(anchor);
+  }
+  const own = indent(anchor);
   // The statements it sits in (`if (…) {`, `context.report({`): the nearest lines above indented less, each less than the last.
   let level = own;
   for (let j = at - 1, openers = 0; j >= 0 && j >= at - MAX_BLOCK_LINES && openers < MAX_OPENERS && level > 0; j--) {
@@ -322,10 +330,10 @@ function contextOf(lines: readonly string[], at: number): number[] {
     level = indent(j);
     openers++;
   }
-  let i = at + 1;
+  let i = anchor + 1;
   while (i < lines.length && lines[i]!.trim() === '') i++;
   if (i < lines.length && indent(i) > own) {
-    for (; i < lines.length && out.length < MAX_BLOCK_LINES + CONTEXT_ABOVE; i++) {
+    for (let taken = 0; i < lines.length && taken < MAX_BLOCK_LINES; i++, taken++) {
       if (lines[i]!.trim() !== '' && indent(i) <= own) {
         // The closer (`}`, `)`, `]`) belongs to the block.
         if (/^\s*[)\]}]/.test(lines[i]!)) out.push(i);
@@ -334,7 +342,7 @@ function contextOf(lines: readonly string[], at: number): number[] {
       out.push(i);
     }
   } else {
-    for (let d = 1; d <= CONTEXT_BELOW; d++) out.push(at + d);
+    for (let d = 1; d <= CONTEXT_BELOW; d++) out.push(anchor + d);
   }
   return out.filter((j) => j >= 0 && j < lines.length);
 }
