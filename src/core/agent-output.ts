@@ -30,6 +30,9 @@ const CONTEXT_ABOVE = 1;
 const CONTEXT_BELOW = 2;
 /** Most lines of the block a matched line opens (an `if`, a call, an object) printed below it. */
 const MAX_BLOCK_LINES = 16;
+/** Terms this short match whole words only: inside longer words they are mostly chance. */
+const SHORT_TERM_CHARS = 3;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 /** A line that only holds a comment (or the inside of a block comment). */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?![a-z]*\s*(?:include|define|if))|--)/;
 /** Enclosing statement heads printed above a matched line. */
@@ -206,7 +209,7 @@ function resultBlock(
     shown.printed = excerpt.runs;
   }
   if (!body) {
-    const snippet = `  ${oneLine(result.snippet, MAX_LINE_CHARS * 2)}\n`;
+    const snippet = `  ${oneLine(result.snippet, MAX_LINE_CHARS)}\n`;
     if (bytes(snippet) <= lineBudget) body = snippet;
   }
   return { rank, result, head: headFor(printedCount(shown)), body, shown };
@@ -403,8 +406,17 @@ function termsWeight(terms: string[]): number {
 function lineScore(line: string, terms: string[]): number {
   const lower = line.toLowerCase();
   let score = 0;
-  for (const term of terms) if (lower.includes(term)) score += Math.min(3, term.length / 3);
+  for (const term of terms) if (holds(lower, term)) score += Math.min(3, term.length / 3);
   return score;
+}
+
+/** Whether the line holds the term: anywhere for a long one (`radix` in `isValidRadix`), as a word for a short one (`ci` not in `decision`). */
+function holds(lower: string, term: string): boolean {
+  if (term.length > SHORT_TERM_CHARS) return lower.includes(term);
+  for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + 1)) {
+    if (!WORD_CHAR.test(lower[at - 1] ?? ' ') && !WORD_CHAR.test(lower[at + term.length] ?? ' ')) return true;
+  }
+  return false;
 }
 
 function oneLine(text: string, maxChars: number): string {
