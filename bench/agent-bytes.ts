@@ -8,8 +8,9 @@
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
 // when the answer legitimately lives in more than one place; any one of them counts). For each, the
-// table says the first result whose chunk range overlaps the answer lines ("rank"), whether those lines
-// were printed in the answer's excerpts ("lines"), and the bytes of the answer vs of the files.
+// table says the best-ranked result whose chunk range overlaps the answer lines ("rank"), whether those
+// lines were printed in the answer's excerpts ("lines"), and the bytes and tokens (o200k_base, through
+// gpt-tokenizer) of the answer vs of the files.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -258,6 +259,8 @@ const ESLINT_QUESTIONS: Question[] = [
 ];
 
 interface Printed {
+  /** The search rank the answer gives it (`[N]`): results are printed grouped by file, not in rank order. */
+  rank: number;
   path: string;
   start: number;
   end: number;
@@ -270,9 +273,9 @@ function parseAnswer(text: string): Printed[] {
   let file = '';
   let previous = '';
   for (const line of text.split('\n')) {
-    const head = /^ \[\d+\] (\d+)-(\d+) /.exec(line);
+    const head = /^ \[(\d+)\] (\d+)-(\d+) /.exec(line);
     const printed = /^ {2}(\d+):/.exec(line);
-    if (head) results.push({ path: file, start: Number(head[1]), end: Number(head[2]), lines: new Set() });
+    if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
     else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
     else if (previous === '' && line !== '' && !line.startsWith(' ') && !line.startsWith('[')) file = line;
     previous = line;
@@ -319,16 +322,16 @@ async function measure(repo: Repo, extra: Record<string, number>, rows: string[]
     const shown = parseAnswer(text);
     let rank = 0;
     let linesShown = 'no';
-    shown.forEach((r, i) => {
+    for (const r of shown) {
       for (const a of q.answers) {
         if (r.path !== a.path || r.end < a.start || r.start > a.end) continue;
-        if (!rank) rank = i + 1;
+        if (!rank || r.rank < rank) rank = r.rank;
         let inside = 0;
         for (let line = a.start; line <= a.end; line++) if (r.lines.has(line)) inside++;
         const verdict = inside === a.end - a.start + 1 ? 'all' : inside > 0 ? 'part' : 'no';
         if (verdict === 'all' || (verdict === 'part' && linesShown === 'no')) linesShown = verdict;
       }
-    });
+    }
     t.searchBytes += searchBytes;
     t.fileBytes += fileBytes;
     t.searchTokens += searchTokens;
@@ -397,7 +400,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     "\nsearch B / tok: bytes / tokens (o200k_base, gpt-tokenizer) of the search tool's answer; files B / tok: of the smallest file holding the answer; ratio = files B / search B.\n" +
-      "rank: first result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
+      "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
   );
 }
 

@@ -33,6 +33,8 @@ const MAX_BLOCK_LINES = 16;
 /** Terms this short match whole words only: inside longer words they are mostly chance. */
 const SHORT_TERM_CHARS = 3;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** A line that starts by closing a bracket: the end of a block, or of a head broken over lines. */
+const CLOSER_LINE = /^\s*[)\]}]/;
 /** A line that only holds a comment (or the inside of a block comment). */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?![a-z]*\s*(?:include|define|if))|--)/;
 /** Enclosing statement heads printed above a matched line. */
@@ -310,43 +312,59 @@ function renderRuns(lines: readonly string[], startLine: number, picked: Set<num
 }
 
 /**
- * The lines worth printing around a matched line, nearest first: the block it opens (the lines
- * below that are indented deeper, up to MAX_BLOCK_LINES and the line that closes it), else
- * CONTEXT_BELOW lines; and CONTEXT_ABOVE lines above.
+ * The lines worth printing around a matched line, most useful first: CONTEXT_ABOVE lines above;
+ * for a matched comment, the code below it; the block the line opens (the lines below indented
+ * deeper, with the line that closes it); the statement it sits in (the nearest line above indented
+ * less, then the rest of that statement down to its closer) and CONTEXT_BELOW lines after; then
+ * the statement around that one. Blocks are cut at MAX_BLOCK_LINES.
  */
 function contextOf(lines: readonly string[], at: number): number[] {
   const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
+  const blank = (i: number) => lines[i]!.trim() === '';
   const out: number[] = [];
   for (let d = 1; d <= CONTEXT_ABOVE; d++) out.push(at - d);
   // A matched comment is about the code below it: that code's block is the context.
   let anchor = at;
-  while (anchor + 1 < lines.length && (COMMENT_LINE.test(lines[anchor]!) || lines[anchor]!.trim() === '') && anchor - at < CONTEXT_BELOW + 2) {
+  while (anchor + 1 < lines.length && (COMMENT_LINE.test(lines[anchor]!) || blank(anchor)) && anchor - at < CONTEXT_BELOW + 2) {
     anchor++;
     out.push(anchor);
   }
-  const own = indent(anchor);
-  // The statements it sits in (`if (…) {`, `context.report({`): the nearest lines above indented less, each less than the last.
-  let level = own;
-  for (let j = at - 1, openers = 0; j >= 0 && j >= at - MAX_BLOCK_LINES && openers < MAX_OPENERS && level > 0; j--) {
-    if (lines[j]!.trim() === '' || indent(j) >= level) continue;
-    out.push(j);
-    level = indent(j);
-    openers++;
-  }
-  let i = anchor + 1;
-  while (i < lines.length && lines[i]!.trim() === '') i++;
-  if (i < lines.length && indent(i) > own) {
+  /** The lines after `from` indented deeper than `level`, and the closer that ends them; the index after the last. */
+  const blockBelow = (from: number, level: number): number => {
+    let i = from + 1;
     for (let taken = 0; i < lines.length && taken < MAX_BLOCK_LINES; i++, taken++) {
-      if (lines[i]!.trim() !== '' && indent(i) <= own) {
+      if (blank(i)) continue;
+      if (indent(i) <= level) {
         // The closer (`}`, `)`, `]`) belongs to the block.
-        if (/^\s*[)\]}]/.test(lines[i]!)) out.push(i);
+        if (CLOSER_LINE.test(lines[i]!)) out.push(i++);
         break;
       }
       out.push(i);
     }
-  } else {
-    for (let d = 1; d <= CONTEXT_BELOW; d++) out.push(anchor + d);
+    return i;
+  };
+  let after = blockBelow(anchor, indent(anchor));
+  // The statements it sits in (`if (…) {`, `context.report({`): the nearest lines above indented less, each less than the last.
+  let level = indent(anchor);
+  for (let j = at - 1, openers = 0; j >= 0 && j >= at - MAX_BLOCK_LINES && openers < MAX_OPENERS && level > 0; j--) {
+    if (blank(j) || indent(j) >= level) continue;
+    out.push(j);
+    level = indent(j);
+    // `) {` ends a head broken over lines (`if (\n a &&\n b\n) {`): its first line says what the statement is.
+    if (CLOSER_LINE.test(lines[j]!)) {
+      for (let k = j - 1; k >= 0 && k >= j - MAX_BLOCK_LINES; k--) {
+        if (blank(k) || indent(k) > level) {
+          out.push(k);
+          continue;
+        }
+        if (indent(k) === level && !CLOSER_LINE.test(lines[k]!)) out.push(k);
+        break;
+      }
+    }
+    if (openers === 0) after = Math.max(after, blockBelow(Math.max(after - 1, anchor), level));
+    openers++;
   }
+  for (let d = 0; d < CONTEXT_BELOW; d++) out.push(after + d);
   return out.filter((j) => j >= 0 && j < lines.length);
 }
 
