@@ -1,8 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatForAgent, signatureLines } from '../../src/core/agent-output.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../../src/core/options.ts';
 import type { SearchResponse, SearchResult } from '../../src/core/types.ts';
+import { tempDir } from './helpers/store.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 function result(i: number, lines = 30, word = 'retry'): SearchResult {
   return {
@@ -160,4 +167,20 @@ test('every budget from the minimum up is respected, and the counts of printed a
     if (unprinted > 0) assert.ok(out.text.includes(`[${unprinted} lines of these chunks not printed`), `budget ${budget}`);
     if (out.omitted > 0) assert.ok(out.text.includes(`Truncated: ${out.omitted} more of 12 results left out`), `budget ${budget}`);
   }
+});
+
+test('the CLI prints with --agent what the MCP search tool answers, within --budget', () => {
+  const root = tempDir('fused-agent-cli-');
+  fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryPolicy(attempts: number): number {\n  return 2 ** attempts;\n}\n');
+  const db = path.join(root, 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+  const text = execFileSync(process.execPath, [CLI, 'search', 'retry policy', '--db', db, '--agent', '--budget', '600'], { encoding: 'utf8' });
+  assert.match(
+    text,
+    /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n \[1\] 1-3 retryPolicy · chunk \d+ · lines 3\/3\n {2}1: export function retryPolicy/,
+  );
+  assert.ok(Buffer.byteLength(text) <= 600, 'the budget holds');
+  const bad = spawnSync(process.execPath, [CLI, 'search', 'retry', '--db', db, '--agent', '--budget', '10'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr, 'fused-search: --budget must be a whole number from 512 to 262144\n');
 });
