@@ -38,14 +38,14 @@ suite('the fused_search language model tool', () => {
 
   test('path and kind narrow the answer', async () => {
     const prose = await invoke({ query: 'reciprocal rank fusion', kind: 'prose' });
-    assert.doesNotMatch(prose, /\.ts:\d/);
+    assert.doesNotMatch(prose, /\.ts\n \[\d+\] /);
     const md = await invoke({ query: 'kubernetes', path: '*.md' });
-    assert.match(md, /notes\/guide\.md:\d+-\d+/);
+    assert.match(md, /notes\/guide\.md\n \[\d+\] \d+-\d+ /);
   });
 
   test('path takes a list of globs, and budget_bytes lowers the budget, as with the MCP search tool', async () => {
     const md = await invoke({ query: 'kubernetes', path: ['docs/**', '*.md'], budget_bytes: 600 });
-    assert.match(md, /notes\/guide\.md:\d+-\d+/);
+    assert.match(md, /notes\/guide\.md\n \[\d+\] \d+-\d+ /);
     assert.ok(Buffer.byteLength(md) <= 600, `${Buffer.byteLength(md)} bytes`);
   });
 
@@ -65,7 +65,8 @@ suite('the fused_search language model tool', () => {
       const text = await invoke({ query: 'reciprocal rank fusion' });
       assert.ok(Buffer.byteLength(text) <= 600, `${Buffer.byteLength(text)} bytes`);
       // The formatter keeps every location and drops lines first; the best result is still there.
-      assert.match(text, /app\/src\/fusion\.ts:\d+-\d+ reciprocalRankFusion/);
+      assert.ok(text.includes('app/src/fusion.ts\n'), text);
+      assert.match(text, / \[\d+\] \d+-\d+ reciprocalRankFusion · chunk \d+/);
     } finally {
       await config.update('agent.budgetBytes', undefined, vscode.ConfigurationTarget.Workspace);
     }
