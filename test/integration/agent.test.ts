@@ -112,7 +112,7 @@ suite('the MCP server the extension offers VS Code', () => {
       const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string } | null };
       assert.equal(status.role, 'reader');
       assert.equal(status.heldBy?.kind, 'vscode');
-      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts:\d+-\d+ reciprocalRankFusion/);
+      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts\n(?: .*\n)* \[\d+\] \d+-\d+ reciprocalRankFusion · chunk /);
     } finally {
       await client.close();
     }
