@@ -44,7 +44,9 @@ export async function readRange(source: RangeSource, request: RangeRequest): Pro
   const realRelative = path.relative(fs.realpathSync(root), real);
   if (realRelative.startsWith('..') || path.isAbsolute(realRelative))
     return fail(`${relPath} is a symlink to a place outside the indexed folder; it is not read.`);
-  if (!(await source.isIndexable(relPath)))
+  // Both the path asked for and, through a symlink, the file it leads to: a link must not open an ignored file.
+  const target = realRelative.split(path.sep).join('/');
+  if (!(await source.isIndexable(relPath)) || (target !== relPath && !(await source.isIndexable(target))))
     return fail(`${relPath} is excluded by the index's rules (ignore files, include/exclude settings), so it is not read: only files the index may hold are.`);
   if (fs.statSync(real).isDirectory()) return fail(`${relPath} is a folder; give a file.`);
   if (request.endLine < request.startLine) return fail(`end_line (${request.endLine}) is before start_line (${request.startLine}).`);

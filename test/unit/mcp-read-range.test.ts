@@ -37,6 +37,7 @@ before(async () => {
   fs.writeFileSync(path.join(root, 'src/blob.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x01, 0x02]));
   fs.writeFileSync(path.join(base, 'outside.txt'), 'not under the root\n');
   fs.symlinkSync(path.join(base, 'outside.txt'), path.join(root, 'src/escape.txt'));
+  fs.symlinkSync(path.join(root, 'private.txt'), path.join(root, 'src/peek.txt'));
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', root], stderr: 'ignore' });
   client = new Client({ name: 'fused-range-test', version: '1.0.0' });
   await client.connect(transport);
@@ -83,8 +84,8 @@ test('nothing outside the root is read: ../, an absolute path elsewhere, a symli
   assert.doesNotMatch(link.text, /not under the root/);
 });
 
-test("files the index's ignore rules exclude are not read", async () => {
-  for (const given of ['private.txt', 'build/out.js']) {
+test("files the index's ignore rules exclude are not read, nor through a symlink to them", async () => {
+  for (const given of ['private.txt', 'build/out.js', 'src/peek.txt']) {
     const got = await call('read_range', { path: given, start_line: 1, end_line: 5 });
     assert.equal(got.isError, true, given);
     assert.match(got.text, /excluded by the index's rules/, given);
