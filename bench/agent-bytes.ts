@@ -2,13 +2,15 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [REPO_DIR] [--limit N] [--budget BYTES]
-//   (default: the global npm CLI package, the tool's default limit 10 and budget 8 KB)
+//   npx node bench/agent-bytes.ts [--repo npm|eslint]... [--limit N] [--budget BYTES]
+//   (default: both repositories — the global npm CLI package and node_modules/eslint — at the
+//   tool's default limit 10 and budget 8 KB)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
 // when the answer legitimately lives in more than one place; any one of them counts). For each, the
-// table says the first result whose chunk range overlaps the answer lines ("rank"), whether those lines
-// were printed in the answer's excerpts ("lines"), and the bytes of the answer vs of the files.
+// table says the best-ranked result whose chunk range overlaps the answer lines ("rank"), whether those
+// lines were printed in the answer's excerpts ("lines"), and the bytes and tokens (o200k_base, through
+// gpt-tokenizer) of the answer vs of the files.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
@@ -29,7 +32,8 @@ interface Question {
   answers: Array<{ path: string; start: number; end: number }>;
 }
 
-const QUESTIONS: Question[] = [
+/** The questions on npm's own package, as `npm install -g npm` lays it out (npm 11). */
+const NPM_QUESTIONS: Question[] = [
   {
     question: 'What does npm ci say when there is no lockfile?',
     query: 'npm ci requires existing package-lock.json lockfileVersion',
@@ -110,97 +114,294 @@ const QUESTIONS: Question[] = [
   },
 ];
 
+/** The questions on ESLint's package in this project's node_modules (its lib/ is hand-written JavaScript). */
+const ESLINT_QUESTIONS: Question[] = [
+  {
+    question: 'When does eqeqeq "smart" accept == and !=?',
+    query: 'eqeqeq smart typeof null comparison allowed',
+    answers: [{ path: 'lib/rules/eqeqeq.js', start: 215, end: 222 }],
+  },
+  {
+    question: 'How does max-len skip lines with URLs?',
+    query: 'max-len ignore urls long line',
+    answers: [
+      { path: 'lib/rules/max-len.js', start: 120, end: 120 },
+      { path: 'lib/rules/max-len.js', start: 433, end: 443 },
+    ],
+  },
+  {
+    question: 'When does --max-warnings make eslint fail?',
+    query: 'too many warnings max-warnings exit code',
+    answers: [
+      { path: 'lib/cli.js', start: 455, end: 457 },
+      { path: 'lib/cli.js', start: 490, end: 495 },
+    ],
+  },
+  {
+    question: 'What does an unused eslint-disable comment report?',
+    query: 'unused eslint-disable directive no problems were reported',
+    answers: [{ path: 'lib/linter/apply-disable-directives.js', start: 418, end: 422 }],
+  },
+  {
+    question: 'How does no-console let some console methods through?',
+    query: 'no-console allow console methods option',
+    answers: [{ path: 'lib/rules/no-console.js', start: 87, end: 90 }],
+  },
+  {
+    question: 'Which empty blocks does no-empty accept?',
+    query: 'empty block statement allowEmptyCatch comment',
+    answers: [{ path: 'lib/rules/no-empty.js', start: 64, end: 76 }],
+  },
+  {
+    question: 'Which folders are ignored by default?',
+    query: 'default ignores node_modules .git',
+    answers: [{ path: 'lib/config/default-config.js', start: 66, end: 69 }],
+  },
+  {
+    question: 'What is the default maximum of the complexity rule?',
+    query: 'complexity default maximum threshold',
+    answers: [
+      { path: 'lib/rules/complexity.js', start: 20, end: 20 },
+      { path: 'lib/rules/complexity.js', start: 73, end: 89 },
+    ],
+  },
+  {
+    question: 'How does the quotes rule avoid escapes?',
+    query: 'quotes avoidEscape alternate quote',
+    answers: [{ path: 'lib/rules/quotes.js', start: 339, end: 345 }],
+  },
+  {
+    question: 'How does the stylish formatter print the problem summary?',
+    query: 'stylish formatter problems errors warnings summary',
+    answers: [{ path: 'lib/cli-engine/formatters/stylish.js', start: 144, end: 162 }],
+  },
+  {
+    question: 'When does radix report a missing radix?',
+    query: 'parseInt missing radix parameter',
+    answers: [{ path: 'lib/rules/radix.js', start: 125, end: 135 }],
+  },
+  {
+    question: 'How is a severity such as "warn" turned into a number?',
+    query: 'severity error warn off number',
+    answers: [{ path: 'lib/shared/severity.js', start: 33, end: 44 }],
+  },
+  {
+    question: 'What is reported for a rule that does not exist?',
+    query: 'definition for rule was not found',
+    answers: [{ path: 'lib/linter/file-report.js', start: 93, end: 97 }],
+  },
+  {
+    question: 'How are /* global */ comments read?',
+    query: 'inline global comment globals directive',
+    answers: [{ path: 'lib/languages/js/source-code/source-code.js', start: 1047, end: 1075 }],
+  },
+  {
+    question: 'How does the cache hash file contents?',
+    query: 'hash string murmur cache',
+    answers: [{ path: 'lib/cli-engine/hash.js', start: 27, end: 29 }],
+  },
+  {
+    question: 'What error does a pattern that matches no files raise?',
+    query: 'no files matching pattern were found glob disabled',
+    answers: [{ path: 'lib/eslint/eslint-helpers.js', start: 83, end: 90 }],
+  },
+  {
+    question: 'Where is the cache file by default?',
+    query: 'default cache location .eslintcache',
+    answers: [{ path: 'lib/eslint/eslint-helpers.js', start: 772, end: 772 }],
+  },
+  {
+    question: 'Which config file names does ESLint look for?',
+    query: 'flat config file names eslint.config.js mjs ts',
+    answers: [{ path: 'lib/config/config-loader.js', start: 43, end: 50 }],
+  },
+  {
+    question: 'How does --fix stop on fixes that undo each other?',
+    query: 'circular fixes detected fix loop passes',
+    answers: [{ path: 'lib/linter/linter.js', start: 1622, end: 1636 }],
+  },
+  {
+    question: 'What happens to a fix that overlaps an earlier one?',
+    query: 'overlapping fix range remain as problem',
+    answers: [{ path: 'lib/linter/source-code-fixer.js', start: 91, end: 95 }],
+  },
+  {
+    question: 'How many times does --fix run the rules at most?',
+    query: 'maximum autofix passes',
+    answers: [
+      { path: 'lib/linter/linter.js', start: 43, end: 43 },
+      { path: 'lib/linter/linter.js', start: 1637, end: 1637 },
+    ],
+  },
+  {
+    question: 'How does no-plusplus allow i++ in a for loop?',
+    query: 'no-plusplus allow for loop afterthoughts',
+    answers: [
+      { path: 'lib/rules/no-plusplus.js', start: 88, end: 90 },
+      { path: 'lib/rules/no-plusplus.js', start: 34, end: 42 },
+    ],
+  },
+  {
+    question: 'What are the default options of no-unused-vars?',
+    query: 'no-unused-vars default options caughtErrors args after-used',
+    answers: [{ path: 'lib/rules/no-unused-vars.js', start: 49, end: 57 }],
+  },
+  {
+    question: 'What does RuleTester say when a valid case reports errors?',
+    query: 'rule tester valid case should have no errors',
+    answers: [{ path: 'lib/rule-tester/rule-tester.js', start: 1391, end: 1403 }],
+  },
+  {
+    question: 'What happens when no config file is found?',
+    query: 'could not find config file error config-file-missing',
+    answers: [{ path: 'lib/config/config-loader.js', start: 76, end: 85 }],
+  },
+];
+
 interface Printed {
+  /** The search rank the answer gives it (`[N]`): results are printed grouped by file, not in rank order. */
+  rank: number;
   path: string;
   start: number;
   end: number;
   lines: Set<number>;
 }
 
-/** The results of the tool's text: each `N. path:a-b ...` header and the `   line: text` lines under it. */
+/** The results of the tool's text: each file line, the ` [N] a-b …` headers under it and their `  line: text` lines. */
 function parseAnswer(text: string): Printed[] {
   const results: Printed[] = [];
+  let file = '';
+  let previous = '';
   for (const line of text.split('\n')) {
-    const head = /^\d+\. (\S+):(\d+)-(\d+) /.exec(line);
-    if (head) {
-      results.push({ path: head[1]!, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
-      continue;
-    }
-    const excerpt = /^ {3}(\d+): /.exec(line);
-    if (excerpt && results.length > 0) results.at(-1)!.lines.add(Number(excerpt[1]));
+    const head = /^ \[(\d+)\] (\d+)-(\d+) /.exec(line);
+    const printed = /^ {2}(\d+):/.exec(line);
+    if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
+    else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
+    else if (previous === '' && line !== '' && !line.startsWith(' ') && !line.startsWith('[')) file = line;
+    previous = line;
   }
   return results;
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { limit: { type: 'string' }, budget: { type: 'string' } }, allowPositionals: true });
-  const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
-  const repo = path.resolve(positionals[0] ?? path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'));
-  const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${path.basename(repo)}-agent-bytes.db`);
-  const service = await IndexService.open({ root: repo, dbFile, watch: false });
+interface Repo {
+  name: string;
+  root: string;
+  questions: Question[];
+}
+
+interface Totals {
+  questions: number;
+  searchBytes: number;
+  fileBytes: number;
+  searchTokens: number;
+  fileTokens: number;
+  located: number;
+  printed: number;
+}
+
+async function measure(repo: Repo, extra: Record<string, number>, rows: string[][]): Promise<Totals> {
+  const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${repo.name}-agent-bytes.db`);
+  const service = await IndexService.open({ root: repo.root, dbFile, watch: false });
   const summary = (await service.keeper.sync())!;
   const server = createMcpServer(service);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'agent-bytes', version: '1.0.0' });
   await client.connect(clientSide);
-
-  process.stdout.write(
-    `${repo}: ${summary.files} files, ${summary.chunks} chunks; limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n\n`,
-  );
-  const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'rank', 'lines']];
-  let searchTotal = 0;
-  let filesTotal = 0;
-  let located = 0;
-  let printed = 0;
-  for (const q of QUESTIONS) {
+  process.stdout.write(`${repo.name}: ${repo.root}, ${summary.files} files, ${summary.chunks} chunks\n`);
+  const t: Totals = { questions: repo.questions.length, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
+  for (const q of repo.questions) {
     const result = (await client.callTool({ name: 'search', arguments: { query: q.query, ...extra } })) as CallToolResult;
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const searchBytes = Buffer.byteLength(text);
     // Any one answer file suffices, so the fair comparison is the cheapest of them.
-    const fileBytes = Math.min(...q.answers.map((a) => fs.statSync(path.join(repo, a.path)).size));
+    const files = [...new Set(q.answers.map((a) => a.path))].map((p) => fs.readFileSync(path.join(repo.root, p), 'utf8'));
+    const fileBytes = Math.min(...files.map((f) => Buffer.byteLength(f)));
+    const fileTokens = Math.min(...files.map((f) => countTokens(f)));
+    const searchTokens = countTokens(text);
     const shown = parseAnswer(text);
     let rank = 0;
     let linesShown = 'no';
-    shown.forEach((r, i) => {
+    for (const r of shown) {
       for (const a of q.answers) {
         if (r.path !== a.path || r.end < a.start || r.start > a.end) continue;
-        if (!rank) rank = i + 1;
+        if (!rank || r.rank < rank) rank = r.rank;
         let inside = 0;
         for (let line = a.start; line <= a.end; line++) if (r.lines.has(line)) inside++;
         const verdict = inside === a.end - a.start + 1 ? 'all' : inside > 0 ? 'part' : 'no';
         if (verdict === 'all' || (verdict === 'part' && linesShown === 'no')) linesShown = verdict;
       }
-    });
-    searchTotal += searchBytes;
-    filesTotal += fileBytes;
-    if (rank) located++;
-    if (linesShown === 'all') printed++;
+    }
+    t.searchBytes += searchBytes;
+    t.fileBytes += fileBytes;
+    t.searchTokens += searchTokens;
+    t.fileTokens += fileTokens;
+    if (rank) t.located++;
+    if (linesShown === 'all') t.printed++;
     const at = q.answers.map((a) => `${a.path.replace(/^node_modules\//, '…/')}:${a.start}-${a.end}`).join(' | ');
-    rows.push([q.question, at, String(searchBytes), String(fileBytes), (fileBytes / searchBytes).toFixed(1), rank ? String(rank) : '-', linesShown]);
+    rows.push([
+      q.question,
+      at,
+      String(searchBytes),
+      String(fileBytes),
+      (fileBytes / searchBytes).toFixed(1),
+      String(searchTokens),
+      String(fileTokens),
+      rank ? String(rank) : '-',
+      linesShown,
+    ]);
   }
-  rows.push([
-    'total',
-    '',
-    String(searchTotal),
-    String(filesTotal),
-    (filesTotal / searchTotal).toFixed(1),
-    `${located}/${QUESTIONS.length}`,
-    `${printed}/${QUESTIONS.length} all`,
-  ]);
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const numeric = new Set([2, 3, 4, 5]);
-  for (const [i, row] of rows.entries()) {
-    process.stdout.write(`${row.map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}\n`);
-    if (i === 0 || i === rows.length - 2) process.stdout.write(`${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
-  }
-  process.stdout.write(
-    "\nsearch B: bytes of the search tool's answer; files B: bytes of the smallest file holding the answer; ratio = files B / search B.\n" +
-      "rank: first result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
-  );
   await client.close();
   await server.close();
   await service.close();
+  return t;
+}
+
+function totalRow(label: string, t: Totals): string[] {
+  return [
+    label,
+    '',
+    String(t.searchBytes),
+    String(t.fileBytes),
+    (t.fileBytes / t.searchBytes).toFixed(1),
+    String(t.searchTokens),
+    String(t.fileTokens),
+    `${t.located}/${t.questions}`,
+    `${t.printed}/${t.questions} all`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { limit: { type: 'string' }, budget: { type: 'string' }, repo: { type: 'string', multiple: true } } });
+  const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
+  const repos: Repo[] = [
+    { name: 'npm', root: path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'), questions: NPM_QUESTIONS },
+    { name: 'eslint', root: path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS },
+  ].filter((r) => !values.repo || values.repo.includes(r.name));
+  process.stdout.write(`limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n`);
+  const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'search tok', 'files tok', 'rank', 'lines']];
+  const separators = new Set<number>([0]);
+  const all: Totals = { questions: 0, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
+  const totals: string[][] = [];
+  for (const repo of repos) {
+    const t = await measure(repo, extra, rows);
+    separators.add(rows.length - 1);
+    totals.push(totalRow(repo.name, t));
+    for (const key of Object.keys(all) as Array<keyof Totals>) all[key] += t[key];
+  }
+  rows.push(...totals);
+  if (repos.length > 1) rows.push(totalRow('total', all));
+  process.stdout.write('\n');
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const numeric = new Set([2, 3, 4, 5, 6, 7]);
+  for (const [i, row] of rows.entries()) {
+    process.stdout.write(`${row.map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}\n`);
+    if (separators.has(i)) process.stdout.write(`${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
+  }
+  process.stdout.write(
+    "\nsearch B / tok: bytes / tokens (o200k_base, gpt-tokenizer) of the search tool's answer; files B / tok: of the smallest file holding the answer; ratio = files B / search B.\n" +
+      "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
+  );
 }
 
 await main();

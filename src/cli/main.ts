@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod/v4';
+import { formatForAgent } from '../core/agent-output.ts';
 import { Engine } from '../core/engine.ts';
 import { IndexKeeper } from '../core/index-keeper.ts';
 import { INDEX_DIR } from '../core/indexer.ts';
@@ -19,7 +20,7 @@ const USAGE = `fused-search — fused full-text search over a folder
 
 Usage:
   fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--wait] [--json]
-  fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json]
+  fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]]
   fused-search locate [TEXT] [--file FILE] [--db FILE] [--limit N] [--json]   files to look at for an issue, an error or a stack trace
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
@@ -40,6 +41,7 @@ const OPTIONS = {
   root: { type: 'string' },
   budget: { type: 'string' },
   json: { type: 'boolean', default: false },
+  agent: { type: 'boolean', default: false },
   wait: { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
   limit: { type: 'string' },
@@ -133,7 +135,17 @@ async function main(argv: string[]): Promise<number> {
           ...(fuzzy ? { fuzzy } : {}),
           filters: filtersFor(globs, kind),
         });
-        if (values.json) {
+        if (values.agent) {
+          // What the MCP server's search tool answers, for agents and scripts in a terminal.
+          const budget = values.budget === undefined ? undefined : numberFlag(AGENT_SEARCH_INPUT.budget_bytes, values.budget, '--budget');
+          out(
+            formatForAgent(query, response, {
+              ...(budget !== undefined ? { budgetBytes: budget } : {}),
+              chunkText: (id) => keeper.chunk(id)?.text,
+              explain: values.explain,
+            }).text,
+          );
+        } else if (values.json) {
           json(
             response.results.map(({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain }) => ({
               path: p,

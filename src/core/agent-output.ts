@@ -1,6 +1,13 @@
-// Search results as a coding agent reads them: plain text, a line of location per result and the
-// chunk's own lines around its best match, never more than a byte budget in total. Shared by the
-// MCP server and the VS Code language model tool, so both answer agents the same way.
+// Search results as a coding agent reads them: plain text, grouped by file (best file first), each
+// result's line range, its symbol's signature and the lines that matched with a little context,
+// never more than a byte budget in total. Shared by the MCP server, the VS Code language model tool
+// and the CLI's `--format agent`, so all of them answer agents the same way.
+//
+// An agent pays for every byte it reads, so an answer prints what points at the answer and says
+// exactly what it left out: each result's header counts the lines printed against the chunk's
+// lines, and `read_chunk` / `read_range` fetch the rest. A whole chunk is printed when that costs
+// little more than its excerpt. Lower ranks get fewer lines: the first results hold the answer
+// most of the time, and the others are worth a location and their best line.
 //
 // Honesty rules: the text says how many results matched and how many it left out (and why), and
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
@@ -10,11 +17,44 @@ import { describeAsText } from './describe.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
 
-/** Excerpt lines longer than this (characters) are cut: minified lines would eat the budget. */
+/** Printed lines longer than this (characters) are cut: minified lines would eat the budget. */
 const MAX_LINE_CHARS = 160;
-/** Lines per excerpt at most; the rest of a chunk is one `read_chunk` away. */
-const MAX_EXCERPT_LINES = 40;
 const MAX_TITLE_CHARS = 100;
+/**
+ * Most lines printed for the result at each rank (the last entry for every rank below): the first
+ * result gets room for a whole function, the tenth for its best line and a neighbour.
+ */
+const LINES_BY_RANK = [20, 8, 4, 2, 2, 1];
+/** Lines of context printed above and below a matched line. */
+const CONTEXT_ABOVE = 1;
+const CONTEXT_BELOW = 2;
+/** Most lines of the block a matched line opens (an `if`, a call, an object) printed below it. */
+const MAX_BLOCK_LINES = 16;
+/** Terms this short match whole words only: inside longer words they are mostly chance. */
+const SHORT_TERM_CHARS = 3;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** A line that starts by closing a bracket: the end of a block, or of a head broken over lines. */
+const CLOSER_LINE = /^\s*[)\]}]/;
+/** A line that only holds a comment (or the inside of a block comment). */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?![a-z]*\s*(?:include|define|if))|--)/;
+/** Enclosing statement heads printed above a matched line. */
+const MAX_OPENERS = 2;
+/** A line holding this share of the query's words (by weight) is a strong match, printed with its context at any rank. */
+const STRONG_SHARE = 0.6;
+/** Lines a result with strong matches may print, whatever its rank. */
+const STRONG_MAX_LINES = 20;
+/** A line is a match when it holds at least this share of what the chunk's best line holds. */
+const HIT_SHARE = 0.5;
+/** Skipped runs of at most this many lines between printed ones are printed too. */
+const MAX_FILLED_GAP = 2;
+/** A chunk of at most this many lines is printed whole when the result's allowance covers it. */
+const SMALL_CHUNK_LINES = 20;
+/** A whole chunk is printed instead of its excerpt when it costs at most this many bytes more. */
+const WHOLE_CHUNK_SLACK_BYTES = 160;
+/** A signature spans at most this many lines (a parameter list broken over lines). */
+const MAX_SIGNATURE_LINES = 4;
+/** The marker printed where a result's printed lines skip some. */
+const GAP = '  …\n';
 
 export interface AgentOutputOptions {
   /** Total UTF-8 bytes of the answer, notices included. Default DEFAULT_AGENT_BUDGET_BYTES; at least MIN_AGENT_BUDGET_BYTES. */
@@ -35,14 +75,15 @@ export interface ShownResult {
   path: string;
   startLine: number;
   endLine: number;
-  /** 1-based, inclusive; the lines whose text is in the answer (null when only the one-line snippet was shown). */
-  excerpt: { startLine: number; endLine: number } | null;
+  /** The runs of file lines (1-based, inclusive) whose text is in the answer, in line order; empty when only the snippet or nothing was printed. */
+  printed: Array<[number, number]>;
 }
 
 export interface AgentOutput {
   text: string;
   /** UTF-8 bytes of `text`; never more than the budget. */
   bytes: number;
+  /** In rank order. */
   shown: ShownResult[];
   /** Results the search returned but the budget left out. */
   omitted: number;
@@ -51,39 +92,78 @@ export interface AgentOutput {
 /** What the agent's text is made from: one folder's search response, or several merged. */
 export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates'>;
 
+interface Block {
+  rank: number;
+  result: SearchResult;
+  head: string;
+  body: string;
+  shown: ShownResult;
+}
+
 export function formatForAgent(query: string, response: AgentAnswer, options: AgentOutputOptions = {}): AgentOutput {
   const budget = Math.max(MIN_AGENT_BUDGET_BYTES, Math.floor(options.budgetBytes ?? DEFAULT_AGENT_BUDGET_BYTES));
   const results = response.results;
+  const n = results.length;
+  const files = new Set(results.map((r) => r.path)).size;
   const corrections = correctionLine(response);
+  const terms = queryTerms([query, ...response.corrections.map(([, corrected]) => corrected)].join(' '));
 
   // Reserve room for the header and trailer as they would read with the largest numbers, then fill
   // the rest with results; the real notices are never longer than the reserved ones.
-  const n = results.length;
-  const reserve = bytes(header(query, response, n, n)) + bytes(corrections) + bytes(trailer(n, budget, n));
+  const reserve = bytes(header(query, response, n, n, files)) + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
   let room = budget - reserve;
-  const blocks: string[] = [];
-  const shown: ShownResult[] = [];
+  const blocks: Block[] = [];
+  const seenFiles = new Set<string>();
   for (let i = 0; i < n; i++) {
     const result = results[i]!;
-    const allowance = Math.floor(room / (n - i));
-    const block = resultBlock(i + 1, result, query, allowance, room, options);
+    const fileHead = seenFiles.has(result.path) ? '' : fileLine(result.path);
+    // Each result's share of the room left is weighted by its rank's line allowance, so the first
+    // results get the lines and the budget still reaches the last ones.
+    let weights = 0;
+    for (let j = i; j < n; j++) weights += linesForRank(j + 1);
+    const allowance = Math.floor((room * linesForRank(i + 1)) / weights) - bytes(fileHead);
+    const text = options.chunkText?.(result.chunkId, result);
+    const block = resultBlock(i + 1, result, text, terms, allowance, room - bytes(fileHead), options);
     if (!block) break;
-    blocks.push(block.text);
-    shown.push(block.shown);
-    room -= bytes(block.text);
+    blocks.push(block);
+    seenFiles.add(result.path);
+    room -= bytes(fileHead) + bytes(block.head) + bytes(block.body);
   }
-  const omitted = n - shown.length;
-  const text = header(query, response, shown.length, omitted) + corrections + blocks.join('') + trailer(omitted, budget, n);
+  const omitted = n - blocks.length;
+  const unprinted = blocks.reduce((sum, b) => sum + b.shown.endLine - b.shown.startLine + 1 - printedCount(b.shown), 0);
+  const text =
+    header(query, response, blocks.length, omitted, files) + corrections + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
   // The reserve makes this unreachable; kept so the promise holds even if the notices change.
   const safe = bytes(text) <= budget ? text : cutToBytes(text, budget);
-  return { text: safe, bytes: bytes(safe), shown, omitted };
+  return { text: safe, bytes: bytes(safe), shown: blocks.map((b) => b.shown), omitted };
 }
 
-function header(query: string, response: AgentAnswer, shown: number, omitted: number): string {
+/** Files in the order of their best result; inside a file, results in line order, as the file reads. */
+function grouped(blocks: Block[]): string {
+  const byFile = new Map<string, Block[]>();
+  for (const block of blocks) {
+    const list = byFile.get(block.result.path);
+    if (list) list.push(block);
+    else byFile.set(block.result.path, [block]);
+  }
+  let out = '';
+  for (const [file, list] of byFile) {
+    out += fileLine(file);
+    for (const block of list.sort((a, b) => a.result.startLine - b.result.startLine || a.rank - b.rank)) out += block.head + block.body;
+  }
+  return out;
+}
+
+function fileLine(path: string): string {
+  return `\n${path}\n`;
+}
+
+function header(query: string, response: AgentAnswer, shown: number, omitted: number, files: number): string {
   const total = shown + omitted;
   if (total === 0) return `No results for "${oneLine(query, 200)}".\n`;
   const more = response.candidates > total ? ` (${response.candidates} candidates matched; raise limit for more)` : '';
-  return `${total} result${total === 1 ? '' : 's'} for "${oneLine(query, 200)}"${more}${omitted > 0 ? `; ${shown} shown` : ''}.\n`;
+  const where = ` in ${files} file${files === 1 ? '' : 's'}`;
+  return `${total} result${total === 1 ? '' : 's'} for "${oneLine(query, 200)}"${where}${more}${omitted > 0 ? `; ${shown} shown` : ''}.\n`;
 }
 
 function correctionLine(response: AgentAnswer): string {
@@ -92,81 +172,273 @@ function correctionLine(response: AgentAnswer): string {
   return `Corrected: ${pairs} (some words matched nothing as typed; results are for the corrected words).\n`;
 }
 
-function trailer(omitted: number, budget: number, total: number): string {
-  if (omitted === 0) return '';
-  return `[Truncated: ${omitted} more of ${total} results left out to stay within ${budget} bytes. Narrow with path or kind, lower limit, or raise the budget.]\n`;
+function trailer(omitted: number, total: number, budget: number, unprinted: number): string {
+  let out = '';
+  if (unprinted > 0)
+    out += `\n[${unprinted} lines of these chunks not printed; read_chunk(id) gives a whole chunk, read_range(path, start_line, end_line) any lines.]\n`;
+  if (omitted > 0)
+    out += `[Truncated: ${omitted} more of ${total} results left out to stay within ${budget} bytes. Narrow with path or kind, lower limit, or raise the budget.]\n`;
+  return out;
 }
 
-function resultBlock(rank: number, result: SearchResult, query: string, allowance: number, room: number, options: AgentOutputOptions) {
-  const head = `\n${rank}. ${result.path}:${result.startLine}-${result.endLine} ${oneLine(result.title, MAX_TITLE_CHARS)} [${result.kind}, ${result.stage}, chunk ${result.chunkId}]\n`;
-  const explain = options.explain ? `   why: ${describeAsText(result).join('; ')}\n` : '';
-  const fixed = bytes(head) + bytes(explain);
+function linesForRank(rank: number): number {
+  return LINES_BY_RANK[Math.min(rank, LINES_BY_RANK.length) - 1]!;
+}
+
+/** The result's header and printed lines within `allowance` bytes, or undefined if not even the header fits in `room`. */
+function resultBlock(
+  rank: number,
+  result: SearchResult,
+  text: string | undefined,
+  terms: string[],
+  allowance: number,
+  room: number,
+  options: AgentOutputOptions,
+): Block | undefined {
+  const total = result.endLine - result.startLine + 1;
+  const headFor = (printed: number) =>
+    ` [${rank}] ${result.startLine}-${result.endLine} ${oneLine(result.title, MAX_TITLE_CHARS)} · chunk ${result.chunkId} · lines ${printed}/${total}\n` +
+    (options.explain ? `  why: ${describeAsText(result).join('; ')}\n` : '');
+  // The header with the widest count it can have, so the body's room is known before the count is.
+  const fixed = bytes(headFor(total));
   if (fixed > room) return undefined;
-  const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, excerpt: null };
+  const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, printed: [] };
+  const lineBudget = Math.max(0, Math.min(allowance, room) - fixed);
   let body = '';
-  const text = options.chunkText?.(result.chunkId, result);
-  const lineBudget = Math.max(0, allowance - fixed);
   if (text !== undefined) {
-    const excerpt = excerptLines(text, result, query, lineBudget);
-    if (excerpt) {
-      body = excerpt.text;
-      shown.excerpt = { startLine: excerpt.startLine, endLine: excerpt.endLine };
-    }
+    const excerpt = pickLines(text, result, terms, linesForRank(rank), lineBudget);
+    body = excerpt.text;
+    shown.printed = excerpt.runs;
   }
   if (!body) {
-    const snippet = `   ${result.snippet}\n`;
+    const snippet = `  ${oneLine(result.snippet, MAX_LINE_CHARS)}\n`;
     if (bytes(snippet) <= lineBudget) body = snippet;
   }
-  return { text: head + explain + body, shown };
+  return { rank, result, head: headFor(printedCount(shown)), body, shown };
 }
 
-/** The chunk's lines around the line that holds the most matched words, numbered, within `budget` bytes. */
-function excerptLines(text: string, result: SearchResult, query: string, budget: number) {
-  const lines = text.split('\n');
-  const terms = matchedTerms(result, query);
-  let best = 0;
-  let bestScore = -1;
-  lines.forEach((line, i) => {
-    const lower = line.toLowerCase();
-    const score = terms.filter((term) => lower.includes(term)).length;
-    if (score > bestScore) {
-      bestScore = score;
-      best = i;
-    }
-  });
-  const render = (i: number) => `   ${result.startLine + i}: ${oneLine(lines[i]!, MAX_LINE_CHARS)}\n`;
-  // Grow a contiguous window from the best line: one line above for every two below, since a
-  // match is usually a declaration or heading whose meaning follows it.
-  let from = best;
-  let to = best;
-  let used = bytes(render(best));
-  if (used > budget) return undefined;
-  for (let step = 0; to - from + 1 < Math.min(MAX_EXCERPT_LINES, lines.length); step++) {
-    const up = step % 3 === 2;
-    const next = up ? (from > 0 ? from - 1 : to + 1) : to + 1 < lines.length ? to + 1 : from - 1;
-    if (next < 0 || next >= lines.length) break;
-    const cost = bytes(render(next));
-    if (used + cost > budget) break;
-    used += cost;
-    if (next < from) from = next;
-    else to = next;
+function printedCount(shown: ShownResult): number {
+  return shown.printed.reduce((sum, [a, b]) => sum + b - a + 1, 0);
+}
+
+/**
+ * Which of the chunk's lines to print within `maxLines` and `budget` bytes: the signature, then
+ * windows around the lines that hold the most query words (best first), merged where they touch;
+ * the whole chunk instead when that costs at most WHOLE_CHUNK_SLACK_BYTES more.
+ */
+function pickLines(text: string, result: SearchResult, terms: string[], maxLines: number, budget: number): { text: string; runs: Array<[number, number]> } {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const chosen = new Set<number>();
+  let used = 0;
+  const costOf = (picked: Set<number>) => bytes(renderRuns(lines, result.startLine, picked).text);
+  const tryAdd = (indices: number[], strong = false): boolean => {
+    const fresh = indices.filter((i) => i >= 0 && i < lines.length && !chosen.has(i) && lines[i]!.trim() !== '');
+    if (fresh.length === 0) return true;
+    if (chosen.size + fresh.length > (strong ? Math.max(maxLines, STRONG_MAX_LINES) : maxLines)) return false;
+    const next = new Set([...chosen, ...fresh]);
+    const nextCost = costOf(next);
+    if (nextCost > budget) return false;
+    for (const i of fresh) chosen.add(i);
+    used = nextCost;
+    return true;
+  };
+
+  const scores = lines.map((line) => lineScore(line, terms));
+  const best = Math.max(0, ...scores);
+  const strong = STRONG_SHARE * termsWeight(terms);
+  // Lines with fewer than half the words of the chunk's best line are noise around it: a long
+  // query's one common word matches everywhere.
+  const hits = scores
+    .map((score, i) => ({ score, i }))
+    .filter((h) => h.score > 0 && h.score >= best * HIT_SHARE)
+    .sort((a, b) => b.score - a.score || a.i - b.i);
+  // The best line first, so that even a tight budget prints what matched; then the signature that
+  // says where it is, then the other matches in order of strength, each with its context. A line
+  // holding most of the query is printed whatever the result's rank: it is the answer as often
+  // as not, and the rank's allowance is for the weaker lines.
+  if (hits.length > 0) tryAdd([hits[0]!.i], true);
+  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines), hits.length > 0 && hits[0]!.score >= strong);
+  for (const hit of hits) {
+    const isStrong = hit.score >= strong;
+    if (!tryAdd([hit.i], isStrong)) continue;
+    for (const i of contextOf(lines, hit.i)) if (!tryAdd([i], isStrong)) break;
   }
-  // Blank lines at the window's edges carry nothing.
-  while (to > from && !lines[to]!.trim()) to--;
-  while (from < to && !lines[from]!.trim()) from++;
-  let out = '';
-  for (let i = from; i <= to; i++) out += render(i);
-  return { text: out, startLine: result.startLine + from, endLine: result.startLine + to };
+  // A gap of a line or two costs about what its lines do: print them and spare the reader a jump;
+  // the same for the last lines of the chunk (its closing brace, mostly).
+  const nonBlank = lines.map((_, i) => i).filter((i) => lines[i]!.trim() !== '');
+  const picked = () => nonBlank.filter((i) => chosen.has(i));
+  for (const [k, i] of picked().entries()) {
+    const next = picked()[k + 1];
+    if (next === undefined) break;
+    const between = nonBlank.filter((j) => j > i && j < next);
+    if (between.length <= MAX_FILLED_GAP) tryAdd(between);
+  }
+  const last = picked().at(-1);
+  if (last !== undefined) {
+    const tail = nonBlank.filter((j) => j > last);
+    if (tail.length <= MAX_FILLED_GAP) tryAdd(tail);
+  }
+
+  // A small chunk is printed whole when its lines are within the result's allowance, or cost little more than its excerpt.
+  const all = new Set(nonBlank);
+  const wholeCost = costOf(all);
+  if (wholeCost <= budget && (all.size <= Math.min(maxLines, SMALL_CHUNK_LINES) || (wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES && all.size <= maxLines))) {
+    chosen.clear();
+    for (const i of all) chosen.add(i);
+  }
+  if (chosen.size === 0) return { text: '', runs: [] };
+
+  const rendered = renderRuns(lines, result.startLine, chosen);
+  return bytes(rendered.text) <= budget ? rendered : { text: '', runs: [] };
 }
 
-function matchedTerms(result: SearchResult, query: string): string[] {
-  const fromSnippet = result.matches.map(([start, end]) => result.snippet.slice(start, end).toLowerCase());
-  const words = fromSnippet.length > 0 ? fromSnippet : query.toLowerCase().split(/[^\p{L}\p{N}_]+/u);
-  return [...new Set(words.filter((word) => word.length > 1))];
+/** The picked lines (0-based in the chunk) numbered as in the file; blank lines between two picked ones are printed, longer skips marked. */
+function renderRuns(lines: readonly string[], startLine: number, picked: Set<number>): { text: string; runs: Array<[number, number]> } {
+  const runs: Array<[number, number]> = [];
+  let out = '';
+  for (const i of [...picked].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    const from = last ? last[1] - startLine + 1 : 0;
+    if (last && lines.slice(from, i).every((l) => l.trim() === '')) {
+      for (let j = from; j < i; j++) out += numberedLine(startLine + j, '');
+      last[1] = startLine + i;
+    } else {
+      if (last) out += GAP;
+      runs.push([startLine + i, startLine + i]);
+    }
+    out += numberedLine(startLine + i, oneLine(lines[i]!, MAX_LINE_CHARS));
+  }
+  return { text: out, runs };
+}
+
+/**
+ * The lines worth printing around a matched line, most useful first: CONTEXT_ABOVE lines above;
+ * for a matched comment, the code below it; the block the line opens (the lines below indented
+ * deeper, with the line that closes it); the statement it sits in (the nearest line above indented
+ * less, then the rest of that statement down to its closer) and CONTEXT_BELOW lines after; then
+ * the statement around that one. Blocks are cut at MAX_BLOCK_LINES.
+ */
+function contextOf(lines: readonly string[], at: number): number[] {
+  const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
+  const blank = (i: number) => lines[i]!.trim() === '';
+  const out: number[] = [];
+  for (let d = 1; d <= CONTEXT_ABOVE; d++) out.push(at - d);
+  // A matched comment is about the code below it: that code's block is the context.
+  let anchor = at;
+  while (anchor + 1 < lines.length && (COMMENT_LINE.test(lines[anchor]!) || blank(anchor)) && anchor - at < CONTEXT_BELOW + 2) {
+    anchor++;
+    out.push(anchor);
+  }
+  /** The lines after `from` indented deeper than `level`, and the closer that ends them; the index after the last. */
+  const blockBelow = (from: number, level: number): number => {
+    let i = from + 1;
+    for (let taken = 0; i < lines.length && taken < MAX_BLOCK_LINES; i++, taken++) {
+      if (blank(i)) continue;
+      if (indent(i) <= level) {
+        // The closer (`}`, `)`, `]`) belongs to the block.
+        if (CLOSER_LINE.test(lines[i]!)) out.push(i++);
+        break;
+      }
+      out.push(i);
+    }
+    return i;
+  };
+  let after = blockBelow(anchor, indent(anchor));
+  // The statements it sits in (`if (…) {`, `context.report({`): the nearest lines above indented less, each less than the last.
+  let level = indent(anchor);
+  for (let j = at - 1, openers = 0; j >= 0 && j >= at - MAX_BLOCK_LINES && openers < MAX_OPENERS && level > 0; j--) {
+    if (blank(j) || indent(j) >= level) continue;
+    out.push(j);
+    level = indent(j);
+    // `) {` ends a head broken over lines (`if (\n a &&\n b\n) {`): its first line says what the statement is.
+    if (CLOSER_LINE.test(lines[j]!)) {
+      for (let k = j - 1; k >= 0 && k >= j - MAX_BLOCK_LINES; k--) {
+        if (blank(k) || indent(k) > level) {
+          out.push(k);
+          continue;
+        }
+        if (indent(k) === level && !CLOSER_LINE.test(lines[k]!)) out.push(k);
+        break;
+      }
+    }
+    if (openers === 0) after = Math.max(after, blockBelow(Math.max(after - 1, anchor), level));
+    openers++;
+  }
+  for (let d = 0; d < CONTEXT_BELOW; d++) out.push(after + d);
+  return out.filter((j) => j >= 0 && j < lines.length);
+}
+
+/** A file line as every agent answer prints it: `  61: text`, or `  61:` for a blank line. */
+export function numberedLine(lineNumber: number, text: string): string {
+  return text.trim() === '' ? `  ${lineNumber}:\n` : `  ${lineNumber}: ${text.trimEnd()}\n`;
+}
+
+/**
+ * The lines that declare the chunk's symbol: after the comments and decorators above it, up to the
+ * line that opens its body (`{`, a trailing `:` or `=>`, `=`), at most MAX_SIGNATURE_LINES.
+ */
+export function signatureLines(lines: readonly string[]): number[] {
+  let i = 0;
+  let inBlockComment = false;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (inBlockComment) {
+      if (line.includes('*/')) inBlockComment = false;
+      continue;
+    }
+    if (line === '' || line.startsWith('//') || line.startsWith('#') || line.startsWith('@') || line.startsWith('--')) continue;
+    if (line.startsWith('/*')) {
+      inBlockComment = !line.includes('*/');
+      continue;
+    }
+    break;
+  }
+  const out: number[] = [];
+  for (; i < lines.length && out.length < MAX_SIGNATURE_LINES; i++) {
+    out.push(i);
+    const line = lines[i]!.replace(/\s*(?:\/\/.*|\/\*.*\*\/\s*)$/, '').trimEnd();
+    if (/[{:;]$|=>$|=$|\)$/.test(line)) break;
+  }
+  return out;
+}
+
+/** The query's words, lowercased, with common English endings cut so `installing` finds `install`. */
+function queryTerms(query: string): string[] {
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((w) => w.length > 1);
+  return [...new Set(words.map(stem))];
+}
+
+function stem(word: string): string {
+  if (word.length <= 4) return word;
+  return word.replace(/(?:ies|ing|ed|es|s|ly)$/, '');
+}
+
+function termsWeight(terms: string[]): number {
+  return terms.reduce((sum, term) => sum + Math.min(3, term.length / 3), 0);
+}
+
+/** How many of the query's terms the line holds, the longer (rarer) terms counting more. */
+function lineScore(line: string, terms: string[]): number {
+  const lower = line.toLowerCase();
+  let score = 0;
+  for (const term of terms) if (holds(lower, term)) score += Math.min(3, term.length / 3);
+  return score;
+}
+
+/** Whether the line holds the term: anywhere for a long one (`radix` in `isValidRadix`), as a word for a short one (`ci` not in `decision`). */
+function holds(lower: string, term: string): boolean {
+  if (term.length > SHORT_TERM_CHARS) return lower.includes(term);
+  for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + 1)) {
+    if (!WORD_CHAR.test(lower[at - 1] ?? ' ') && !WORD_CHAR.test(lower[at + term.length] ?? ' ')) return true;
+  }
+  return false;
 }
 
 function oneLine(text: string, maxChars: number): string {
-  const flat = text.replace(/[\r\n\t]+/g, ' ').trimEnd();
+  const flat = text.replace(/[\r\n]+/g, ' ').trimEnd();
   return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
 }
 
@@ -175,7 +447,7 @@ export function bytes(text: string): number {
 }
 
 /** The longest prefix of `text` within `max` UTF-8 bytes, cut between code points. */
-function cutToBytes(text: string, max: number): string {
+export function cutToBytes(text: string, max: number): string {
   let out = '';
   let used = 0;
   for (const ch of text) {

@@ -128,6 +128,11 @@ export class Engine {
     return this.store.file(relPath) !== undefined;
   }
 
+  /** Whether the index's rules (ignore files, include and exclude globs) let it hold this file (relative to the root); says nothing of whether it does. */
+  isIndexable(relPath: string): Promise<boolean> {
+    return this.indexer.accepts(relPath);
+  }
+
   /** Every indexed file with the size and mtime it had when indexed. */
   catalog(): CatalogEntry[] {
     return this.store.catalog();

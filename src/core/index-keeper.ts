@@ -308,6 +308,11 @@ export class IndexKeeper {
     return this.engine.chunksMatching(expression, cap);
   }
 
+  /** Whether the index's rules let it hold this file (relative to the root). */
+  isIndexable(relPath: string): Promise<boolean> {
+    return this.engine.isIndexable(relPath);
+  }
+
   stats(): KeeperStats {
     const keptBy = this.keptBy;
     return { ...this.engine.stats(), ...(keptBy ? { indexedBy: keptBy } : {}) };

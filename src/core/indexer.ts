@@ -318,6 +318,12 @@ export class Indexer {
     );
   }
 
+  /** Whether the crawl would index `relPath` (relative to the root): its ignore files, include and exclude globs. */
+  async accepts(relPath: string): Promise<boolean> {
+    const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
+    return filter.accepts(relPath.split(path.sep).join('/'));
+  }
+
   /** Ignore rules may have changed (a .gitignore was saved): read them again on next use. */
   reloadRules(): void {
     this.pathFilter = undefined;

@@ -1,7 +1,7 @@
 // `fused-search mcp`: the index as an MCP server over stdio, for coding agents. Five tools:
 // search (bounded, honest text: see src/core/agent-output.ts), locate (an issue or a stack trace
-// to ranked files: src/core/locate.ts), index_status, reindex (a path or everything, cancellable)
-// and read_chunk. Stdout carries the protocol, so every diagnostic goes
+// to ranked files: src/core/locate.ts), index_status, reindex (a path or everything, cancellable),
+// read_chunk and read_range (src/core/read-range.ts). Stdout carries the protocol, so every diagnostic goes
 // to stderr. A bad argument or a failed call is a tool error (isError) with a sentence an agent
 // can act on; the server itself keeps running.
 
@@ -22,6 +22,7 @@ import {
   MIN_AGENT_BUDGET_BYTES,
   filtersFor,
 } from '../core/options.ts';
+import { readRange } from '../core/read-range.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
 export interface McpServerOptions extends IndexServiceOptions {
@@ -40,8 +41,9 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
       title: 'Search the workspace index',
       description:
         'Full-text search over the indexed folder (stemmed words and substrings fused, typos corrected). ' +
-        'Returns compact results: path:startLine-endLine, the chunk title (symbol or heading), the stage that ranked it, ' +
-        'and the chunk lines around the best match, within a byte budget. Use read_chunk with the chunk id for a whole chunk.',
+        'Returns compact results, ' +
+        "grouped by file: each result's line range, symbol, chunk id and lines printed/in the chunk, then its signature and the lines that matched, within a byte budget. " +
+        'Use read_chunk with the chunk id for a whole chunk, read_range for any lines of a file.',
       inputSchema: {
         ...AGENT_SEARCH_INPUT,
         limit: AGENT_SEARCH_INPUT.limit.describe(`Results wanted (default ${DEFAULT_SEARCH_OPTIONS.limit}).`),
@@ -183,6 +185,31 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
             .replace(/\uFFFD$/, '') +
           notice,
       );
+    },
+  );
+
+  server.registerTool(
+    'read_range',
+    {
+      title: 'Read lines of a file',
+      description:
+        'Lines start_line to end_line (1-based, inclusive) of one indexed file, numbered like search excerpts: widen an excerpt without reading the whole file. ' +
+        "Only files inside the root that the index's rules admit can be read.",
+      inputSchema: {
+        path: z.string().trim().min(1).describe('The file, relative to the indexed root, as search results name it.'),
+        start_line: z.number().int().positive().describe('First line wanted (1-based).'),
+        end_line: z.number().int().positive().describe('Last line wanted (inclusive); clamped to the end of the file.'),
+        budget_bytes: budget,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ path: given, start_line, end_line, budget_bytes }) => {
+      const { keeper } = service;
+      const answer = await readRange(
+        { root: keeper.root, isIndexable: (relPath) => keeper.isIndexable(relPath) },
+        { path: given, startLine: start_line, endLine: end_line, budgetBytes: budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES) },
+      );
+      return answer.ok ? text(answer.text) : error(answer.message);
     },
   );
 

@@ -25,27 +25,27 @@ suite('the fused_search language model tool', () => {
     assert.deepEqual((tool.inputSchema as { required?: string[] }).required, ['query']);
   });
 
-  test('answers with folder/path:start-end, stage and the chunk lines, from the live index', async () => {
+  test('answers with folder/path, the line range, chunk id and the chunk lines, from the live index', async () => {
     const answer = await vscode.commands.executeCommand<SearchAnswer>('fusedSearch.api.search', 'reciprocal rank fusion');
     const top = answer.results[0];
     assert.ok(top);
     const text = await invoke({ query: 'reciprocal rank fusion' });
     // Multi-root: each path starts with its workspace folder's name.
-    assert.ok(text.includes(`${top.folderName}/${top.path}:${top.startLine}-${top.endLine}`), text);
-    assert.match(text, /\[code, (rrf|proximity|fuzzy), chunk \d+\]/);
+    assert.ok(text.includes(`\n${top.folderName}/${top.path}\n [1] ${top.startLine}-${top.endLine} `), text);
+    assert.match(text, / · chunk \d+ · lines \d+\/\d+\n/);
     assert.match(text, /\d+: export function reciprocalRankFusion/);
   });
 
   test('path and kind narrow the answer', async () => {
     const prose = await invoke({ query: 'reciprocal rank fusion', kind: 'prose' });
-    assert.doesNotMatch(prose, /\.ts:\d/);
+    assert.doesNotMatch(prose, /\.ts\n \[\d+\] /);
     const md = await invoke({ query: 'kubernetes', path: '*.md' });
-    assert.match(md, /notes\/guide\.md:\d+-\d+/);
+    assert.match(md, /notes\/guide\.md\n \[\d+\] \d+-\d+ /);
   });
 
   test('path takes a list of globs, and budget_bytes lowers the budget, as with the MCP search tool', async () => {
     const md = await invoke({ query: 'kubernetes', path: ['docs/**', '*.md'], budget_bytes: 600 });
-    assert.match(md, /notes\/guide\.md:\d+-\d+/);
+    assert.match(md, /notes\/guide\.md\n \[\d+\] \d+-\d+ /);
     assert.ok(Buffer.byteLength(md) <= 600, `${Buffer.byteLength(md)} bytes`);
   });
 
@@ -65,7 +65,8 @@ suite('the fused_search language model tool', () => {
       const text = await invoke({ query: 'reciprocal rank fusion' });
       assert.ok(Buffer.byteLength(text) <= 600, `${Buffer.byteLength(text)} bytes`);
       // The formatter keeps every location and drops lines first; the best result is still there.
-      assert.match(text, /app\/src\/fusion\.ts:\d+-\d+ reciprocalRankFusion/);
+      assert.ok(text.includes('app/src/fusion.ts\n'), text);
+      assert.match(text, / \[\d+\] \d+-\d+ reciprocalRankFusion · chunk \d+/);
     } finally {
       await config.update('agent.budgetBytes', undefined, vscode.ConfigurationTarget.Workspace);
     }
@@ -111,7 +112,7 @@ suite('the MCP server the extension offers VS Code', () => {
       const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string } | null };
       assert.equal(status.role, 'reader');
       assert.equal(status.heldBy?.kind, 'vscode');
-      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts:\d+-\d+ reciprocalRankFusion/);
+      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts\n(?: .*\n)* \[\d+\] \d+-\d+ reciprocalRankFusion · chunk /);
     } finally {
       await client.close();
     }

@@ -1,8 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatForAgent } from '../../src/core/agent-output.ts';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatForAgent, signatureLines } from '../../src/core/agent-output.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../../src/core/options.ts';
 import type { SearchResponse, SearchResult } from '../../src/core/types.ts';
+import { tempDir } from './helpers/store.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 function result(i: number, lines = 30, word = 'retry'): SearchResult {
   return {
@@ -58,14 +65,14 @@ test('a truncated answer says how many results were left out and why', () => {
   const out = formatForAgent('retry', response(results, { candidates: 45 }), { budgetBytes: 1024, chunkText: (id) => chunkText(id - 100, 60) });
   assert.ok(out.omitted > 0);
   assert.match(out.text, new RegExp(`Truncated: ${out.omitted} more of 20 results left out to stay within 1024 bytes`));
-  assert.match(out.text, /^20 results for "retry" \(45 candidates matched; raise limit for more\); \d+ shown\./);
+  assert.match(out.text, /^20 results for "retry" in 20 files \(45 candidates matched; raise limit for more\); \d+ shown\./);
 });
 
 test('an answer that fits says nothing about truncation', () => {
   const out = formatForAgent('retry', response([result(0, 5), result(1, 5)]), { chunkText: (id) => chunkText(id - 100, 5) });
   assert.equal(out.omitted, 0);
   assert.doesNotMatch(out.text, /Truncated/);
-  assert.match(out.text, /^2 results for "retry"\.\n/);
+  assert.match(out.text, /^2 results for "retry" in 2 files\.\n/);
 });
 
 test('a fuzzy correction is named in the answer', () => {
@@ -73,18 +80,20 @@ test('a fuzzy correction is named in the answer', () => {
   assert.match(out.text, /Corrected: "rety" → "retry"/);
 });
 
-test('each result gives path:start-end, title, kind, stage and chunk id, then the lines around the best match', () => {
+test('each result gives its line range, title, chunk id and printed/total lines under its file, then the matched line', () => {
   const out = formatForAgent('retry', response([result(0)]), { chunkText: () => chunkText(0) });
-  assert.match(out.text, /\n1\. src\/module-0\.ts:10-39 handler0 \[code, proximity, chunk 100\]\n/);
-  assert.match(out.text, / {3}15: {3}const x = retry\(0\);/, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
-  const excerpt = out.shown[0]!.excerpt!;
-  assert.ok(excerpt.startLine <= 15 && excerpt.endLine >= 15);
+  assert.match(out.text, /\nsrc\/module-0\.ts\n \[1\] 10-39 handler0 · chunk 100 · lines (\d+)\/30\n/);
+  assert.match(out.text, / {2}15: {3}const x = retry\(0\);/, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
+  assert.ok(out.shown[0]!.printed.some(([a, b]) => a <= 15 && b >= 15));
+  const printed = Number(/lines (\d+)\/30/.exec(out.text)![1]);
+  assert.equal(printed, out.text.split('\n').filter((l) => /^ {2}\d+:/.test(l)).length, 'the count is the lines printed');
+  assert.match(out.text, new RegExp(`\\[${30 - printed} lines of these chunks not printed`), 'the trailer says exactly how many lines were left out');
 });
 
 test('without chunk text the one-line snippet stands in for the excerpt', () => {
   const out = formatForAgent('retry', response([result(0)]));
-  assert.match(out.text, / {3}function handler0\(\) \{ retry … \}\n/);
-  assert.equal(out.shown[0]!.excerpt, null);
+  assert.match(out.text, / {2}function handler0\(\) \{ retry … \}\n/);
+  assert.deepEqual(out.shown[0]!.printed, []);
 });
 
 test('no results is said plainly', () => {
@@ -96,4 +105,82 @@ test('the budget is shared: a long first chunk does not crowd out every other re
   const results = Array.from({ length: 5 }, (_, i) => result(i, 200));
   const out = formatForAgent('retry', response(results), { budgetBytes: 4096, chunkText: (id) => chunkText(id - 100, 200) });
   assert.equal(out.shown.length, 5);
+});
+
+test('results are grouped by file, files in the order of their best result, results in line order inside a file', () => {
+  const a = { ...result(0), path: 'src/a.ts', startLine: 50, endLine: 79, chunkId: 1 };
+  const b = { ...result(1), path: 'src/b.ts', chunkId: 2 };
+  const c = { ...result(2), path: 'src/a.ts', startLine: 10, endLine: 39, chunkId: 3 };
+  const out = formatForAgent('retry', response([a, b, c]), { chunkText: () => chunkText(0) });
+  assert.equal(out.text.match(/^src\/a\.ts$/gm)?.length, 1, 'one heading per file');
+  assert.ok(out.text.indexOf('src/a.ts') < out.text.indexOf('src/b.ts'));
+  assert.ok(out.text.indexOf(' [3] 10-39') < out.text.indexOf(' [1] 50-79'), 'line order inside the file');
+  assert.ok(out.text.indexOf(' [1] 50-79') < out.text.indexOf('src/b.ts'));
+});
+
+test("the symbol's signature is printed with the matched lines, after its doc comment", () => {
+  const lines = ['/**', ' * Retries a request.', ' */', 'export async function fetchWith(', '  url: string,', '  attempts: number,', '): Promise<Response> {'];
+  for (let i = 0; i < 40; i++) lines.push(`  step${i}(url); // ordinary work ${i}`);
+  lines.push('  return retry(url, attempts);', '}');
+  const r = { ...result(0, lines.length), title: 'fetchWith' };
+  const out = formatForAgent('retry', response([r]), { chunkText: () => lines.join('\n') });
+  assert.match(
+    out.text,
+    / {2}13: export async function fetchWith\(\n {2}14: {3}url: string,\n {2}15: {3}attempts: number,\n {2}16: \): Promise<Response> \{\n/,
+  );
+  assert.match(out.text, / {2}57: {3}return retry\(url, attempts\);/);
+  assert.doesNotMatch(out.text, /Retries a request/, 'the comment above the signature is left out');
+  assert.match(out.text, /\n {2}…\n/, 'the skipped lines between signature and match are marked');
+  assert.equal(signatureLines(lines).join(','), '3,4,5,6');
+});
+
+test('matched lines close together are printed once, in one run', () => {
+  const lines = Array.from({ length: 60 }, (_, i) => `  work(${i}); // ordinary`);
+  lines[20] = '  retry(1);';
+  lines[22] = '  retry(2);';
+  const out = formatForAgent('retry', response([result(0, 60)]), { chunkText: () => lines.join('\n') });
+  const numbers = out.text.split('\n').flatMap((l) => (/^ {2}(\d+):/.exec(l) ? [Number(/^ {2}(\d+):/.exec(l)![1])] : []));
+  assert.equal(new Set(numbers).size, numbers.length, 'no line twice');
+  const run = out.shown[0]!.printed.find(([a, b]) => a <= 30 && b >= 32);
+  assert.ok(run, `one run holds both matches (file lines 30 and 32): ${JSON.stringify(out.shown[0]!.printed)}`);
+});
+
+test('a small chunk is printed whole when that costs little more than its excerpt', () => {
+  const lines = ['function tiny() {', '  const a = 1;', '  return retry(a);', '}'];
+  const out = formatForAgent('retry', response([result(0, 4)]), { chunkText: () => lines.join('\n') });
+  assert.match(out.text, / · lines 4\/4\n {2}10: function tiny\(\) \{\n {2}11: {3}const a = 1;\n {2}12: {3}return retry\(a\);\n {2}13: \}\n/);
+  assert.doesNotMatch(out.text, /not printed/);
+});
+
+test('every budget from the minimum up is respected, and the counts of printed and left-out lines are exact', () => {
+  const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 50), path: `src/f${i % 4}.ts`, startLine: 10 + 60 * i, endLine: 59 + 60 * i }));
+  for (let budget = MIN_AGENT_BUDGET_BYTES; budget <= 12000; budget += 97) {
+    const out = formatForAgent('retry ordinary', response(results, { candidates: 30 }), { budgetBytes: budget, chunkText: (id) => chunkText(id - 100, 50) });
+    assert.ok(out.bytes <= budget, `budget ${budget}: ${out.bytes}`);
+    assert.equal(out.shown.length + out.omitted, 12);
+    let unprinted = 0;
+    for (const shown of out.shown) {
+      const count = shown.printed.reduce((sum, [a, b]) => sum + b - a + 1, 0);
+      assert.ok(out.text.includes(`· chunk ${shown.chunkId} · lines ${count}/50\n`), `budget ${budget}: chunk ${shown.chunkId} says ${count}/50`);
+      unprinted += 50 - count;
+    }
+    if (unprinted > 0) assert.ok(out.text.includes(`[${unprinted} lines of these chunks not printed`), `budget ${budget}`);
+    if (out.omitted > 0) assert.ok(out.text.includes(`Truncated: ${out.omitted} more of 12 results left out`), `budget ${budget}`);
+  }
+});
+
+test('the CLI prints with --agent what the MCP search tool answers, within --budget', () => {
+  const root = tempDir('fused-agent-cli-');
+  fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryPolicy(attempts: number): number {\n  return 2 ** attempts;\n}\n');
+  const db = path.join(root, 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+  const text = execFileSync(process.execPath, [CLI, 'search', 'retry policy', '--db', db, '--agent', '--budget', '600'], { encoding: 'utf8' });
+  assert.match(
+    text,
+    /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n \[1\] 1-3 retryPolicy · chunk \d+ · lines 3\/3\n {2}1: export function retryPolicy/,
+  );
+  assert.ok(Buffer.byteLength(text) <= 600, 'the budget holds');
+  const bad = spawnSync(process.execPath, [CLI, 'search', 'retry', '--db', db, '--agent', '--budget', '10'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr, 'fused-search: --budget must be a whole number from 512 to 262144\n');
 });

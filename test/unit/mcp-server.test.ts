@@ -82,17 +82,17 @@ test('search takes the parameters the language model tool takes', async () => {
   assert.deepEqual(pathHere, pathThere, 'path is a glob or a list of globs in both');
 });
 
-test('an agent sees the five tools', async () => {
+test('an agent sees the six tools', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ['index_status', 'locate', 'read_chunk', 'reindex', 'search']);
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['index_status', 'locate', 'read_chunk', 'read_range', 'reindex', 'search']);
 });
 
-test('search answers with path:start-end, stage and the matching lines, and read_chunk gives the whole chunk', async () => {
+test('search answers with the file, line range, chunk id and the matching lines, and read_chunk gives the whole chunk', async () => {
   const found = await call(client, 'search', { query: 'exponential backoff', kind: 'code' });
   assert.equal(found.isError, false);
-  assert.match(found.text, /src\/retry\.ts:1-4 retryWithBackoff \[code, \w+, chunk (\d+)\]/);
+  assert.match(found.text, /\nsrc\/retry\.ts\n \[1\] 1-4 retryWithBackoff · chunk (\d+) · lines 4\/4\n {2}1: export function retryWithBackoff/);
   assert.doesNotMatch(found.text, /docs\/guide\.md/, 'kind: code leaves prose out');
-  const id = Number(/chunk (\d+)\]/.exec(found.text)![1]);
+  const id = Number(/chunk (\d+) ·/.exec(found.text)![1]);
   const chunk = await call(client, 'read_chunk', { id });
   assert.equal(chunk.isError, false);
   assert.match(chunk.text, /^src\/retry\.ts:1-4 retryWithBackoff \[code, typescript\]\n/);
@@ -102,7 +102,7 @@ test('search answers with path:start-end, stage and the matching lines, and read
 test('a typo is corrected and the answer says so', async () => {
   const found = await call(client, 'search', { query: 'exponental', path: 'docs/**' });
   assert.match(found.text, /Corrected: "exponental" → "exponential"/);
-  assert.match(found.text, /docs\/guide\.md:/);
+  assert.match(found.text, /\ndocs\/guide\.md\n \[1\] /);
 });
 
 test('a changed file is searchable after reindexing it', async () => {
@@ -110,7 +110,7 @@ test('a changed file is searchable after reindexing it', async () => {
   const outcome = await call(client, 'reindex', { path: 'src/jitter.ts' });
   assert.equal(outcome.text, 'src/jitter.ts: indexed.');
   const found = await call(client, 'search', { query: 'jitterSeedValue' });
-  assert.match(found.text, /src\/jitter\.ts:1-1/);
+  assert.match(found.text, /\nsrc\/jitter\.ts\n \[1\] 1-1 /);
 });
 
 test('the file watcher picks up a new file without being asked', async () => {
