@@ -1,10 +1,10 @@
 // Keeps an index in step with a folder: a full sync that reads only what changed, and single-file
 // updates for saves and file-watcher events. One bad file is skipped and counted, never fatal.
 
-import { stat as statFile } from 'node:fs/promises';
+import { realpath, stat as statFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createChunker, type Chunker } from './chunk/index.ts';
-import { crawl, createPathFilter, type CrawlOptions, type PathFilter } from './crawl/index.ts';
+import { crawl, createPathFilter, isSecretFile, type CrawlOptions, type PathFilter } from './crawl/index.ts';
 import type { IndexOptions } from './options.ts';
 import { prepareFile, type PreparedFile } from './prepare/index.ts';
 import { LocalPreparer, PreparePool, type Preparer } from './prepare/pool.ts';
@@ -114,7 +114,9 @@ export class Indexer {
       skippedFiles: [],
       complete: false,
     };
+    const secretFiles: string[] = [];
     const skip = (relPath: string, reason: SkipReason) => {
+      if (reason === 'secret') secretFiles.push(relPath);
       summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
       if (summary.skippedFiles.length < SKIPPED_FILES_KEPT) summary.skippedFiles.push({ path: relPath, reason });
     };
@@ -236,6 +238,7 @@ export class Indexer {
         this.store.transaction(() => {
           removed = 0;
           for (const relPath of gone) if (this.store.removeFile(relPath)) removed++;
+          this.store.setSecretFiles(secretFiles);
           this.store.setMeta('lastSync', String(Date.now()));
         }),
       );
@@ -265,6 +268,12 @@ export class Indexer {
 
   private async updateFileUnguarded(relPath: string): Promise<UpdateOutcome> {
     const normalized = relPath.split(path.sep).join('/');
+    const outcome = await this.updateOne(normalized);
+    this.noteSecret(normalized, typeof outcome === 'object' && outcome.skipped === 'secret');
+    return outcome;
+  }
+
+  private async updateOne(normalized: string): Promise<UpdateOutcome> {
     const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
     if (!filter.accepts(normalized)) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
     const absPath = path.join(this.root, normalized);
@@ -275,6 +284,10 @@ export class Indexer {
       return this.store.removeFile(normalized) ? 'removed' : 'ignored';
     }
     if (!stat.isFile()) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
+    if (!this.options.indexSecretFiles && (await isSecretFile(normalized, absPath, await this.targetRelPath(absPath)))) {
+      this.store.removeFile(normalized);
+      return { skipped: 'secret' };
+    }
     if (stat.size > this.options.maxFileBytes) {
       this.store.removeFile(normalized);
       return { skipped: 'too-large' };
@@ -304,7 +317,9 @@ export class Indexer {
 
   removeFile(relPath: string): boolean {
     try {
-      return this.store.removeFile(relPath.split(path.sep).join('/'));
+      const normalized = relPath.split(path.sep).join('/');
+      this.noteSecret(normalized, false);
+      return this.store.removeFile(normalized);
     } catch (error) {
       if (isDiskFull(error)) throw new IndexFullError(this.fullMessage(`while removing ${relPath}`), { cause: error });
       throw error;
@@ -322,6 +337,24 @@ export class Indexer {
   async accepts(relPath: string): Promise<boolean> {
     const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
     return filter.accepts(relPath.split(path.sep).join('/'));
+  }
+
+  /** Keeps the list of files kept out as secrets (the status counts them) in step with one file's update. */
+  private noteSecret(relPath: string, secret: boolean): void {
+    const known = this.store.secretFiles();
+    if (known.includes(relPath) === secret) return;
+    this.store.setSecretFiles(secret ? [...known, relPath] : known.filter((p) => p !== relPath));
+  }
+
+  /** Where a file that may be a symlink points, relative to the root, if inside it: a link is judged by its target's name too. */
+  private async targetRelPath(absPath: string): Promise<string | undefined> {
+    try {
+      const [real, realRoot] = await Promise.all([realpath(absPath), realpath(this.root)]);
+      const rel = path.relative(realRoot, real);
+      return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel.split(path.sep).join('/');
+    } catch {
+      return undefined;
+    }
   }
 
   /** Ignore rules may have changed (a .gitignore was saved): read them again on next use. */
@@ -346,6 +379,7 @@ export class Indexer {
       include: this.options.include,
       exclude: [...this.options.exclude, `${INDEX_DIR}/`],
       maxFileBytes: this.options.maxFileBytes,
+      indexSecretFiles: this.options.indexSecretFiles,
       ...(signal ? { signal } : {}),
     };
   }

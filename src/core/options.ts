@@ -44,6 +44,12 @@ export const INDEX_OPTION_SCHEMAS = {
     .describe("Upper bound of one chunk's text in UTF-8 bytes; small enough for a snippet, big enough for a function."),
   include: globs.default([]).describe('Globs (gitignore-style, relative to the root) a file must match to be indexed; empty means everything.'),
   exclude: globs.default([]).describe('Globs (gitignore-style, relative to the root) that are never indexed, on top of ignore files.'),
+  indexSecretFiles: z
+    .boolean({ error: 'must be true or false' })
+    .default(false)
+    .describe(
+      'Index files that hold credentials (`.env`, private keys, `.ssh/`, `.aws/credentials`, an `.npmrc` with a token, ...; the list is in docs/architecture.md). Off: they are skipped as `secret`.',
+    ),
   // Unset, it is one fewer than the CPUs, at most 2: each thread loads its own grammars (tens of
   // MB), and the writes, which one thread does, are the bottleneck after that.
   prepareThreads: wholeNumber(0)
@@ -128,6 +134,7 @@ export const OPTION_SETTINGS = {
   exclude: INDEX_OPTION_SCHEMAS.exclude,
   maxFileBytes: INDEX_OPTION_SCHEMAS.maxFileBytes,
   chunkMaxBytes: INDEX_OPTION_SCHEMAS.chunkMaxBytes,
+  indexSecretFiles: INDEX_OPTION_SCHEMAS.indexSecretFiles,
   limit: SEARCH_OPTION_SCHEMAS.limit,
   rrfK: SEARCH_OPTION_SCHEMAS.rrfK,
   'weights.porter': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.porter,
@@ -200,6 +207,7 @@ export function resolveIndexOptions(input: Partial<IndexOptions> = {}): IndexOpt
     chunkMaxBytes: validOrDefault(s.chunkMaxBytes, input.chunkMaxBytes),
     include: validOrDefault(s.include, input.include),
     exclude: validOrDefault(s.exclude, input.exclude),
+    indexSecretFiles: validOrDefault(s.indexSecretFiles, input.indexSecretFiles),
     prepareThreads: validOrDefault(s.prepareThreads, input.prepareThreads) ?? Math.min(2, availableParallelism() - 1),
   };
 }

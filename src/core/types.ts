@@ -26,8 +26,12 @@ export interface FileStat {
   mtimeMs: number;
 }
 
-/** Why a file was not indexed; each reason is counted in the index summary. */
-export type SkipReason = 'binary' | 'too-large' | 'invalid-utf8' | 'unreadable' | 'vanished' | 'symlink-outside-root' | 'symlink-loop' | 'chunk-failed';
+/**
+ * Why a file was not indexed; each reason is counted in the index summary. `secret`: a file that
+ * holds credentials (src/core/crawl/secret-files.ts), kept out unless `indexSecretFiles` is on.
+ */
+export type SkipReason =
+  'binary' | 'too-large' | 'invalid-utf8' | 'unreadable' | 'vanished' | 'symlink-outside-root' | 'symlink-loop' | 'chunk-failed' | 'secret';
 
 export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
 

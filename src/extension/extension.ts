@@ -14,7 +14,9 @@ import { ResultLensProvider, ResultsModel } from './results.ts';
 import { readSettings, SECTION, type Settings } from './settings.ts';
 
 /** Settings whose change means re-reading files, not just searching differently. */
-const INDEX_SETTINGS = ['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes'].map((k) => `${SECTION}.${k}`).concat(['files.exclude', 'search.exclude']);
+const INDEX_SETTINGS = ['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes', 'indexSecretFiles']
+  .map((k) => `${SECTION}.${k}`)
+  .concat(['files.exclude', 'search.exclude']);
 
 let stopClient: (() => Promise<void>) | undefined;
 

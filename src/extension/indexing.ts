@@ -293,7 +293,12 @@ export class IndexController implements vscode.Disposable {
           name: folder.name,
           root: folder.uri.fsPath,
           dbFile: path.join(vscode.Uri.joinPath(this.storage, key).fsPath, 'index.db'),
-          index: { ...settings.index, exclude: [...editorExcludes(folder.uri), ...settings.index.exclude] },
+          index: {
+            ...settings.index,
+            exclude: [...editorExcludes(folder.uri), ...settings.index.exclude],
+            // Per folder: opting one folder in to its credential files leaves the others out.
+            indexSecretFiles: readSettings(this.log, folder.uri).index.indexSecretFiles,
+          },
         };
       });
   }

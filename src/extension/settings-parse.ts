@@ -32,7 +32,7 @@ export const SETTINGS = {
  * must not widen what the extension reads and stores. The manifest lists the same keys under
  * `restrictedConfigurations`; this check does not rely on the host honouring that list.
  */
-export const RESTRICTED_KEYS: ReadonlySet<string> = new Set(['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes']);
+export const RESTRICTED_KEYS: ReadonlySet<string> = new Set(['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes', 'indexSecretFiles']);
 
 /** Where settings come from: the effective value, and (for restricted keys) the user's own layer. */
 export interface SettingsSource {
@@ -62,6 +62,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       exclude: value.exclude,
       maxFileBytes: value.maxFileBytes,
       chunkMaxBytes: value.chunkMaxBytes,
+      indexSecretFiles: value.indexSecretFiles,
     },
     search: {
       limit: value.limit,

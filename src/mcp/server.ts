@@ -23,6 +23,7 @@ import {
   filtersFor,
 } from '../core/options.ts';
 import { readRange } from '../core/read-range.ts';
+import { agentText, redactedText, redactResults } from '../core/redact.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
 export interface McpServerOptions extends IndexServiceOptions {
@@ -53,12 +54,17 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
       const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), filters: filtersFor(globs, kind) });
-      const output = formatForAgent(query, response, {
-        budgetBytes: budget_bytes ?? defaultBudget,
-        chunkText: (id) => service.keeper.chunk(id)?.text,
-        explain: explain ?? false,
-      });
-      return text(output.text);
+      // Secrets are redacted from what the formatter is given, and once more from what it made.
+      const answer = agentText(
+        budget_bytes ?? defaultBudget,
+        (budgetBytes) =>
+          formatForAgent(
+            query,
+            { ...response, results: redactResults(response.results) },
+            { budgetBytes, chunkText: (id) => redactedText(service.keeper.chunk(id)?.text), explain: explain ?? false },
+          ).text,
+      );
+      return text(answer.text);
     },
   );
 
@@ -170,21 +176,24 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ id, budget_bytes }) => {
-      const chunk = service.keeper.chunk(id);
-      if (!chunk) return error(`No chunk ${id}: its file changed or was removed since the search. Search again for fresh ids.`);
-      const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
-      const limit = budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES);
-      const body = chunk.text.endsWith('\n') ? chunk.text : `${chunk.text}\n`;
-      if (bytes(head) + bytes(body) <= limit) return text(head + body);
-      const notice = `[Truncated to ${limit} bytes; the chunk has ${bytes(body)}. Read the file at the lines above for the rest.]\n`;
-      return text(
-        head +
+      const stored = service.keeper.chunk(id);
+      if (!stored) return error(`No chunk ${id}: its file changed or was removed since the search. Search again for fresh ids.`);
+      const chunk = { ...stored, text: redactedText(stored.text)!, title: redactedText(stored.title)! };
+      const answer = agentText(budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES), (limit) => {
+        const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
+        const body = chunk.text.endsWith('\n') ? chunk.text : `${chunk.text}\n`;
+        if (bytes(head) + bytes(body) <= limit) return head + body;
+        const notice = `[Truncated to ${limit} bytes; the chunk has ${bytes(body)}. Read the file at the lines above for the rest.]\n`;
+        return (
+          head +
           Buffer.from(body)
             .subarray(0, Math.max(0, limit - bytes(head) - bytes(notice)))
             .toString('utf8')
             .replace(/\uFFFD$/, '') +
-          notice,
-      );
+          notice
+        );
+      });
+      return text(answer.text);
     },
   );
 

@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { formatForAgent } from '../core/agent-output.ts';
+import { agentText, redactedText, redactResults } from '../core/redact.ts';
 import { IndexKeeper, NotKeeperError, searchFolders, type KeptFolder } from '../core/index-keeper.ts';
 import { DEFAULT_LOCATE_LIMIT, locate } from '../core/locate.ts';
 import type { SearchResult } from '../core/types.ts';
@@ -169,23 +170,25 @@ const handlers: RequestHandlers = {
     const targets = [...folders.values()];
     const merged = (await searchFolders(kept(targets), query, options))!;
     // Chunk ids are per database: each result's text comes from the folder it was found in.
-    const results: SearchResult[] = [];
-    const keeperOf = new Map<SearchResult, IndexKeeper>();
+    const found: SearchResult[] = [];
+    const keepers: IndexKeeper[] = [];
     for (const { result, folder: spec } of merged.results) {
-      const shown = targets.length > 1 ? { ...result, path: `${spec.name}/${result.path}` } : result;
-      results.push(shown);
-      keeperOf.set(shown, folder(spec.id).keeper);
+      found.push(targets.length > 1 ? { ...result, path: `${spec.name}/${result.path}` } : result);
+      keepers.push(folder(spec.id).keeper);
     }
-    const output = formatForAgent(
-      query,
-      { results, corrections: merged.corrections, candidates: merged.candidates },
-      {
-        budgetBytes,
-        explain,
-        chunkText: (chunkId, result) => keeperOf.get(result)?.chunk(chunkId)?.text,
-      },
-    );
-    return { text: output.text, bytes: output.bytes, results: output.shown.length, omitted: output.omitted };
+    // Secrets are redacted from what the formatter is given, and once more from what it made.
+    const results = redactResults(found);
+    const keeperOf = new Map(results.map((result, i) => [result, keepers[i]!]));
+    let output: ReturnType<typeof formatForAgent> | undefined;
+    const answer = agentText(budgetBytes, (budget) => {
+      output = formatForAgent(
+        query,
+        { results, corrections: merged.corrections, candidates: merged.candidates },
+        { budgetBytes: budget, explain, chunkText: (chunkId, result) => redactedText(keeperOf.get(result)?.chunk(chunkId)?.text) },
+      );
+      return output.text;
+    });
+    return { text: answer.text, bytes: Buffer.byteLength(answer.text), results: output!.shown.length, omitted: output!.omitted };
   },
 
   /** Scores of different folders come from the same weights over the same kinds of evidence, close enough to merge. */

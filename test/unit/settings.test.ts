@@ -11,12 +11,26 @@ function source(user: Record<string, unknown>, workspace: Record<string, unknown
   };
 }
 
-const workspace = { include: ['../../**', '/home/**'], exclude: [], maxFileBytes: 2 ** 40, chunkMaxBytes: 10_000_000, limit: 25, fuzzy: 'off' };
+const workspace = {
+  include: ['../../**', '/home/**'],
+  exclude: [],
+  maxFileBytes: 2 ** 40,
+  chunkMaxBytes: 10_000_000,
+  indexSecretFiles: true,
+  limit: 25,
+  fuzzy: 'off',
+};
 
 test('in an untrusted workspace, the workspace cannot change what is read into the index or how it is stored', () => {
   const warnings: string[] = [];
   const s = parseSettings(source({}, workspace), false, (m) => warnings.push(m));
-  assert.deepEqual(s.index, { include: [], exclude: [], maxFileBytes: DEFAULT_INDEX_OPTIONS.maxFileBytes, chunkMaxBytes: DEFAULT_INDEX_OPTIONS.chunkMaxBytes });
+  assert.deepEqual(s.index, {
+    include: [],
+    exclude: [],
+    maxFileBytes: DEFAULT_INDEX_OPTIONS.maxFileBytes,
+    chunkMaxBytes: DEFAULT_INDEX_OPTIONS.chunkMaxBytes,
+    indexSecretFiles: false,
+  });
   assert.deepEqual(warnings, []);
 });
 
@@ -25,6 +39,13 @@ test("in an untrusted workspace the user's own values for those settings still a
   assert.deepEqual(s.index.exclude, ['vendor/**']);
   assert.equal(s.index.maxFileBytes, 4096);
   assert.deepEqual(s.index.include, []);
+});
+
+test("a cloned repository's workspace settings cannot turn on indexing its credential files; the user's own setting can", () => {
+  assert.equal(parseSettings(source({}, { indexSecretFiles: true }), false, () => undefined).index.indexSecretFiles, false);
+  assert.equal(parseSettings(source({ indexSecretFiles: true }, {}), false, () => undefined).index.indexSecretFiles, true);
+  // Trusting the workspace is trusting its settings, as for every other index setting.
+  assert.equal(parseSettings(source({}, { indexSecretFiles: true }), true, () => undefined).index.indexSecretFiles, true);
 });
 
 test('in an untrusted workspace, settings that only shape a search still come from the workspace', () => {

@@ -3,3 +3,4 @@
 export { crawl, type CrawlEntry, type CrawlOptions } from './walk.ts';
 export { createPathFilter, type PathFilter } from './path-filter.ts';
 export { readTextFile, type ReadResult } from './read.ts';
+export { isSecretFile } from './secret-files.ts';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FileStat, SkipReason } from '../types.ts';
 import { IGNORE_FILE_NAMES, type IgnoreRules, readIgnoreTexts, readRootRules } from './ignore-rules.ts';
 import { createScope, type Scope } from './scope.ts';
+import { isSecretFile } from './secret-files.ts';
 
 export interface CrawlOptions {
   /** Gitignore-style globs relative to the root a file must match; empty means every file. */
@@ -14,6 +15,8 @@ export interface CrawlOptions {
   exclude: string[];
   /** Larger files are reported as `too-large`, decided from the stat without reading them. */
   maxFileBytes: number;
+  /** False (the default): files that hold credentials are reported as `secret` (secret-files.ts). */
+  indexSecretFiles?: boolean;
   /**
    * Aborting ends the walk at its next step, without an error: check `signal.aborted` before
    * taking what it yielded for the whole folder (to delete what it did not see, say).
@@ -79,6 +82,7 @@ class Walk {
   readonly #realRoot: string;
   readonly #rootPrefix: string;
   readonly #maxFileBytes: number;
+  readonly #indexSecretFiles: boolean;
   readonly #signal: AbortSignal | undefined;
   /** Real paths of every folder entered or about to be, so no folder is walked twice. */
   readonly #visited = new Set<string>();
@@ -89,6 +93,7 @@ class Walk {
     this.#realRoot = realRoot;
     this.#rootPrefix = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
     this.#maxFileBytes = options.maxFileBytes;
+    this.#indexSecretFiles = options.indexSecretFiles ?? false;
     this.#signal = options.signal;
     this.#visited.add(realRoot);
   }
@@ -213,10 +218,13 @@ class Walk {
       return skip(relPath, 'symlink-outside-root');
     }
     if (isDir) return { type: 'follow', link: { relPath, absPath, realPath }, parentRules: frame.rules };
-    return this.#fileEntry(relPath, absPath, stats);
+    // A link named `config` to `.env` is the `.env`: judged under both names.
+    const targetRelPath = realPath.slice(this.#rootPrefix.length).split(path.sep).join('/');
+    return this.#fileEntry(relPath, absPath, stats, targetRelPath);
   }
 
-  #fileEntry(relPath: string, absPath: string, stats: fs.Stats): CrawlEntry {
+  async #fileEntry(relPath: string, absPath: string, stats: fs.Stats, targetRelPath?: string): Promise<CrawlEntry> {
+    if (!this.#indexSecretFiles && (await isSecretFile(relPath, absPath, targetRelPath))) return skip(relPath, 'secret');
     if (stats.size > this.#maxFileBytes) return skip(relPath, 'too-large');
     return { type: 'file', file: { relPath, absPath, size: stats.size, mtimeMs: stats.mtimeMs } };
   }

@@ -77,7 +77,14 @@ export interface IndexStats {
   /** Milliseconds since the epoch of the newest file update, or null for an empty index. */
   lastIndexedAt: number | null;
   languages: Record<string, number>;
+  /** Files kept out because they hold credentials (`secret`), as the last sync and later updates found them. */
+  secretFiles: { count: number; examples: string[] };
 }
+
+/** The meta key holding the paths kept out as secrets, a JSON list. */
+const SECRET_FILES_META = 'secretFiles';
+/** Paths a status shows of the secret files; the count is exact. */
+const SECRET_EXAMPLES = 5;
 
 export class IndexStore {
   readonly db: Db;
@@ -396,7 +403,24 @@ export class IndexStore {
     }>) {
       languages[row.language] = row.n;
     }
-    return { ...totals, diskBytes: this.diskBytes(), languages };
+    const secret = this.secretFiles();
+    return { ...totals, diskBytes: this.diskBytes(), languages, secretFiles: { count: secret.length, examples: secret.slice(0, SECRET_EXAMPLES) } };
+  }
+
+  /** The paths kept out of the index as secrets (see SkipReason), sorted. */
+  secretFiles(): string[] {
+    const stored = this.meta(SECRET_FILES_META);
+    if (stored === undefined) return [];
+    try {
+      const paths: unknown = JSON.parse(stored);
+      return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  setSecretFiles(paths: Iterable<string>): void {
+    this.setMeta(SECRET_FILES_META, JSON.stringify([...new Set(paths)].sort()));
   }
 
   /**
