@@ -19,6 +19,7 @@ export function formatSummary(summary: IndexSummary, stats: IndexStats): string 
   ];
   const skipped = Object.entries(summary.skipped);
   if (skipped.length > 0) lines.push(`Skipped: ${skipped.map(([reason, count]) => `${n(count)} ${reason}`).join(', ')}.`);
+  if (summary.skipped.secret) lines.push(secretLine(summary.skipped.secret, stats.secretFiles.examples));
   if (!summary.complete) lines.push('Interrupted: run the same command again to finish; what was indexed is kept.');
   return lines.join('\n');
 }
@@ -36,7 +37,14 @@ export function formatStats(root: string, stats: IndexStats): string {
     `On disk:  ${mb(stats.diskBytes)}`,
     `Updated:  ${stats.lastIndexedAt ? new Date(stats.lastIndexedAt).toISOString() : 'never'}`,
     `Languages: ${languages || 'none'}`,
+    ...(stats.secretFiles.count > 0 ? [secretLine(stats.secretFiles.count, stats.secretFiles.examples)] : []),
   ].join('\n');
+}
+
+/** Which files were kept out for holding credentials, and how to let them in. */
+function secretLine(count: number, examples: string[]): string {
+  const some = examples.length < count ? `${examples.join(', ')}, …` : examples.join(', ');
+  return `Kept out ${n(count)} file${count === 1 ? '' : 's'} that hold${count === 1 ? 's' : ''} credentials (${some}); --index-secret-files indexes them.`;
 }
 
 export function formatResults(response: SearchResponse, options: { explain: boolean; color: boolean }): string {

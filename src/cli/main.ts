@@ -12,24 +12,35 @@ import { INDEX_DIR } from '../core/indexer.ts';
 import { loadBeir } from '../core/eval/beir.ts';
 import { evaluate } from '../core/eval/run.ts';
 import { locate } from '../core/locate.ts';
-import { AGENT_LOCATE_INPUT, AGENT_SEARCH_INPUT, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS, filtersFor } from '../core/options.ts';
+import {
+  AGENT_LOCATE_INPUT,
+  AGENT_SEARCH_INPUT,
+  DEFAULT_AGENT_BUDGET_BYTES,
+  INDEX_OPTION_SCHEMAS,
+  SEARCH_OPTION_SCHEMAS,
+  filtersFor,
+} from '../core/options.ts';
+import { agentText, redactedText, redactForAgent, redactResults } from '../core/redact.ts';
 import { formatEval, formatLocate, formatResults, formatStats, formatSummary } from './format.ts';
 import { ProgressBar } from './progress.ts';
 
 const USAGE = `fused-search — fused full-text search over a folder
 
 Usage:
-  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--wait] [--json]
+  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--index-secret-files] [--wait] [--json]
   fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]]
   fused-search locate [TEXT] [--file FILE] [--db FILE] [--limit N] [--json]   files to look at for an issue, an error or a stack trace
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
-  fused-search mcp [--root DIR | --db FILE] [--budget BYTES]   MCP server over stdio, for coding agents
+  fused-search mcp [--root DIR | --db FILE] [--budget BYTES] [--index-secret-files]   MCP server over stdio, for coding agents
 
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
 current folder and its parents. locate reads the text from --file, or from stdin when no TEXT is
 given and stdin is not a terminal. While another process keeps the index up to date (a VS Code window,
-an MCP server), index exits with status 3 and says which; --wait waits for it to let go.`;
+an MCP server), index exits with status 3 and says which; --wait waits for it to let go.
+
+Files that hold credentials (.env, private keys, .ssh/, .aws/credentials, an .npmrc with a token, ...)
+are not indexed unless --index-secret-files is given; search and locate output redacts secret-looking values.`;
 
 class UsageError extends Error {}
 
@@ -52,6 +63,7 @@ const OPTIONS = {
   exclude: { type: 'string', multiple: true },
   'max-file-bytes': { type: 'string' },
   'chunk-bytes': { type: 'string' },
+  'index-secret-files': { type: 'boolean', default: false },
   split: { type: 'string', default: 'test' },
   queries: { type: 'string' },
   file: { type: 'string' },
@@ -81,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
           ...(values.exclude ? { exclude: values.exclude } : {}),
           ...(values['max-file-bytes'] ? { maxFileBytes: numberFlag(INDEX_OPTION_SCHEMAS.maxFileBytes, values['max-file-bytes'], '--max-file-bytes') } : {}),
           ...(values['chunk-bytes'] ? { chunkMaxBytes: numberFlag(INDEX_OPTION_SCHEMAS.chunkMaxBytes, values['chunk-bytes'], '--chunk-bytes') } : {}),
+          ...(values['index-secret-files'] ? { indexSecretFiles: true } : {}),
         },
       });
       for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
@@ -105,7 +118,14 @@ async function main(argv: string[]): Promise<number> {
         if (summary.complete) keeper.prepareVocabulary();
         bar?.done();
         if (values.json) {
-          json({ files: summary.files, chunks: summary.chunks, bytes: summary.bytes, seconds: round(summary.seconds, 3), skipped: summary.skipped });
+          json({
+            files: summary.files,
+            chunks: summary.chunks,
+            bytes: summary.bytes,
+            seconds: round(summary.seconds, 3),
+            skipped: summary.skipped,
+            secretFiles: summary.skippedFiles.filter((f) => f.reason === 'secret').map((f) => f.path),
+          });
         } else {
           out(formatSummary(summary, keeper.stats()));
         }
@@ -130,20 +150,22 @@ async function main(argv: string[]): Promise<number> {
       try {
         // Holding the lease (nobody else keeps the index), the search refreshes stale result files;
         // reading an index another process keeps, it only reads.
-        const response = await keeper.search(query, {
+        const found = await keeper.search(query, {
           ...(limit ? { limit } : {}),
           ...(fuzzy ? { fuzzy } : {}),
           filters: filtersFor(globs, kind),
         });
+        // Whoever reads a terminal may be an agent driving it: secrets are redacted here too.
+        const response = { ...found, results: redactResults(found.results) };
         if (values.agent) {
           // What the MCP server's search tool answers, for agents and scripts in a terminal.
           const budget = values.budget === undefined ? undefined : numberFlag(AGENT_SEARCH_INPUT.budget_bytes, values.budget, '--budget');
           out(
-            formatForAgent(query, response, {
-              ...(budget !== undefined ? { budgetBytes: budget } : {}),
-              chunkText: (id) => keeper.chunk(id)?.text,
-              explain: values.explain,
-            }).text,
+            agentText(
+              budget ?? DEFAULT_AGENT_BUDGET_BYTES,
+              (budgetBytes) =>
+                formatForAgent(query, response, { budgetBytes, chunkText: (id) => redactedText(keeper.chunk(id)?.text), explain: values.explain }).text,
+            ).text,
           );
         } else if (values.json) {
           json(
@@ -174,8 +196,8 @@ async function main(argv: string[]): Promise<number> {
       for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
       try {
         const answer = await locate(keeper, text, limit ? { limit } : {});
-        if (values.json) json(answer);
-        else out(formatLocate(answer));
+        // Its reasons quote the source (a verbatim message, a definition): redacted like search.
+        out(redactForAgent(values.json ? JSON.stringify(answer, null, 2) : formatLocate(answer)).text);
         return 0;
       } finally {
         await keeper.close();
@@ -212,6 +234,7 @@ async function main(argv: string[]): Promise<number> {
         ...(root !== undefined ? { root } : {}),
         ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
         ...(values.budget ? { budgetBytes: numberFlag(AGENT_SEARCH_INPUT.budget_bytes, values.budget, '--budget') } : {}),
+        ...(values['index-secret-files'] ? { indexSecretFiles: true } : {}),
       });
     }
     default:

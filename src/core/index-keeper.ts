@@ -63,6 +63,8 @@ export interface KeeperStatus {
   lastUpdate: string | null;
   /** Indexed files that changed or vanished on disk since (new files are not counted: finding them takes a crawl). */
   staleFiles: { count: number; examples: string[] };
+  /** Files kept out because they hold credentials (`indexSecretFiles` lets them in). */
+  secretFiles: { count: number; examples: string[] };
   /** Indexing in progress, here or (published in the lease) by the holder; null when idle. */
   indexing: { by: string; phase: string; filesDone: number; filesFound: number } | null;
   notices: string[];
@@ -337,6 +339,7 @@ export class IndexKeeper {
       lastSync: lastSync ? new Date(lastSync).toISOString() : null,
       lastUpdate: stats.lastIndexedAt ? new Date(stats.lastIndexedAt).toISOString() : null,
       staleFiles: await this.staleFiles(),
+      secretFiles: stats.secretFiles,
       indexing: local
         ? { by: 'this process', phase: local.phase, filesDone: local.filesDone, filesFound: local.filesFound }
         : remote && holder

@@ -26,6 +26,7 @@ export type SecretKind =
   | 'npm token'
   | 'jwt'
   | 'password in url'
+  | 'password'
   | 'authorization header'
   | 'secret value';
 
@@ -80,6 +81,9 @@ const END_PUBLIC = /-----END (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|X509 CRL|C
 
 /** `scheme://user:password@host`: the password part. */
 const URL_PASSWORD = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/[^\s:/@"'`<>]{1,100}:([^\s@/"'`<>]{1,200})@[^\s/"'`<>]/g;
+
+/** A `.netrc` entry written out anywhere: `machine host login user password value`. */
+const NETRC_PASSWORD = /\blogin\s+\S+\s+password\s+(\S+)/g;
 
 /** An HTTP Authorization header's credentials (`Bearer …`, `Basic …`) written out in a file. */
 const AUTH_HEADER = /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/-]{20,}={0,2})/g;
@@ -189,9 +193,11 @@ export function redactText(text: string): { text: string } & Redaction {
     if (begin) {
       const end = blockEnd(lines, i, begin.index + begin[0].length);
       if (end === i) {
-        // BEGIN and END on one line: a key in a JSON string or an escaped literal.
-        const endMatch = END_PRIVATE.exec(line.slice(begin.index))!;
-        lines[i] = line.slice(0, begin.index) + mark('private key') + line.slice(begin.index + endMatch.index + endMatch[0].length);
+        // BEGIN and END on one line (a key in a JSON string or an escaped literal), or a BEGIN on
+        // the text's last line: everything from BEGIN to END, or to the end of the line, goes.
+        const endMatch = END_PRIVATE.exec(line.slice(begin.index));
+        const after = endMatch ? line.slice(begin.index + endMatch.index + endMatch[0].length) : '';
+        lines[i] = line.slice(0, begin.index) + mark('private key') + after;
       } else {
         lines[i] = `${line.slice(0, begin.index)}${MARK}: private key, ${end - i + 1} lines]`;
         for (let j = i + 1; j <= end; j++)
@@ -248,6 +254,13 @@ function redactLine(line: string, kinds: Set<SecretKind>): string {
       return `${whole.slice(0, at + 1)}${mark('password in url')}${whole.slice(at + 1 + password.length)}`;
     });
   }
+  if (out.includes('password ')) {
+    out = out.replace(NETRC_PASSWORD, (whole, password: string) => {
+      if (password.startsWith(MARK) || PLACEHOLDER.test(password)) return whole;
+      kinds.add('password');
+      return whole.slice(0, whole.length - password.length) + mark('password');
+    });
+  }
   if (out.includes('Bearer') || out.includes('Basic')) {
     out = out.replace(AUTH_HEADER, (whole, credentials: string) => {
       if (credentials.startsWith(MARK) || PLACEHOLDER.test(credentials) || entropy(credentials) < VALUE_MIN_ENTROPY + 0.5) return whole;
@@ -291,13 +304,16 @@ function secretName(name: string): boolean {
 function secretValue(value: string, bare: boolean): boolean {
   if (value.length < VALUE_MIN_CHARS || value.startsWith(MARK) || PLACEHOLDER.test(value)) return false;
   if (/\s/.test(value.trim()) && value.trim().split(/\s+/).length > 2) return false;
-  if (bare && (/^[A-Za-z_][\w.]*$/.test(value) || /[()&*>]/.test(value) || /^(?:true|false|null|none|nil|undefined)$/i.test(value))) return false;
   if (/^\d+$/.test(value) || /^(?:[\\]x[0-9a-f]{2})+$/i.test(value)) return false;
   let classes = 0;
   if (/[a-z]/.test(value)) classes++;
   if (/[A-Z]/.test(value)) classes++;
   if (/\d/.test(value)) classes++;
   if (/[^A-Za-z0-9]/.test(value)) classes++;
+  if (bare && (/[()&*>]/.test(value) || /^(?:true|false|null|none|nil|undefined)$/i.test(value))) return false;
+  // A bare word could be a variable (`password = buf;`) or a value (`client_secret: Xq3…` in YAML
+  // or .env): only the spread of a random string tells them apart.
+  if (bare && /^[A-Za-z_][\w.]*$/.test(value)) return value.length >= 16 && classes >= 3 && entropy(value) >= VALUE_MIN_ENTROPY + 0.5;
   return classes >= 2 && entropy(value) >= VALUE_MIN_ENTROPY;
 }
 

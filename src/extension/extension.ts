@@ -6,7 +6,7 @@ import type { SearchOptionsInput } from '../core/options.ts';
 import type { SearchAnswer } from '../protocol/worker.ts';
 import { mcpServerSpecs, registerAgentSupport } from './agent.ts';
 import { EngineClient } from '../worker/client.ts';
-import { IndexController, type IndexState } from './indexing.ts';
+import { IndexController, secretFilesLine, type IndexState } from './indexing.ts';
 import { locateInPanel, textToLocate } from './locate.ts';
 import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
 import { showSearchQuickPick } from './quickpick.ts';
@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
       const chunks = s.stats.reduce((n, x) => n + x.chunks, 0);
       const message = s.error
         ? `Fused Search: ${s.error}`
-        : `Fused Search: ${s.phase}, ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks.`;
+        : `Fused Search: ${s.phase}, ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks. ${secretFilesLine(s.stats)}`.trimEnd();
       const actions = s.phase === 'indexing' ? ['Pause', 'Show Log'] : s.phase === 'paused' ? ['Resume', 'Show Log'] : ['Rebuild Index', 'Show Log'];
       const show = s.error ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
       const choice = await show(message, ...actions);

@@ -350,9 +350,10 @@ export class IndexController implements vscode.Disposable {
     const kept = this.state.stats.filter((s) => s.indexedBy);
     if (this.state.phase === 'ready' && kept.length > 0) item.text += ' · read-only';
     const keptBy = kept.map((s) => `\n${s.name}: indexed by ${s.indexedBy}; this window reads that index and takes over when it closes.`).join('');
+    const secrets = secretFilesLine(this.state.stats);
     item.tooltip = this.state.error
       ? `Fused Search: ${this.state.error}\nClick for details.`
-      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s).${keptBy}\nClick for details.`;
+      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s).${keptBy}${secrets ? `\n${secrets}` : ''}\nClick for details.`;
     this.changed.fire(this.state);
   }
 
@@ -360,4 +361,13 @@ export class IndexController implements vscode.Disposable {
     clearTimeout(this.watchTimer);
     for (const d of this.disposables.reverse()) d.dispose();
   }
+}
+
+/** How many files were kept out for holding credentials, for the status; empty when none were. */
+export function secretFilesLine(stats: readonly FolderStats[]): string {
+  const count = stats.reduce((n, s) => n + s.secretFiles.count, 0);
+  if (count === 0) return '';
+  const examples = stats.flatMap((s) => s.secretFiles.examples).slice(0, 3);
+  const more = count > examples.length ? ', …' : '';
+  return `Kept out ${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'} that hold${count === 1 ? 's' : ''} credentials (${examples.join(', ')}${more}); the setting fusedSearch.indexSecretFiles lets them in.`;
 }

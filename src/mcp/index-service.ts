@@ -21,6 +21,8 @@ export interface IndexServiceOptions {
   debounceMs?: number;
   /** Lease heartbeat in milliseconds (default HEARTBEAT_MS); tests shorten it. */
   heartbeatMs?: number;
+  /** Index files that hold credentials (IndexOptions.indexSecretFiles; default false). */
+  indexSecretFiles?: boolean;
   /** Diagnostics, one line each (the MCP server sends them to stderr; stdout is the protocol). */
   log?: (line: string) => void;
 }
@@ -47,7 +49,12 @@ export class IndexService {
 
   static async open(options: IndexServiceOptions): Promise<IndexService> {
     const where = options.root !== undefined ? { root: options.root, ...(options.dbFile ? { dbFile: options.dbFile } : {}) } : { dbFile: options.dbFile! };
-    const keeper = await IndexKeeper.open({ ...where, kind: 'mcp', ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}) });
+    const keeper = await IndexKeeper.open({
+      ...where,
+      kind: 'mcp',
+      ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+      ...(options.indexSecretFiles ? { index: { indexSecretFiles: true } } : {}),
+    });
     const service = new IndexService(keeper, options);
     if (keeper.role === 'owner') service.startOwning();
     else service.log(`index kept by ${keeper.keptBy ?? 'another process'}; reading it`);
