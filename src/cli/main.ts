@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
           filters: filtersFor(globs, kind),
         });
         // Whoever reads a terminal may be an agent driving it: secrets are redacted here too.
-        const response = { ...found, results: redactResults(found.results) };
+        const response = { ...found, results: redactResults(found.results, (result) => keeper.chunk(result.chunkId)?.text) };
         if (values.agent) {
           // What the MCP server's search tool answers, for agents and scripts in a terminal.
           const budget = values.budget === undefined ? undefined : numberFlag(AGENT_SEARCH_INPUT.budget_bytes, values.budget, '--budget');

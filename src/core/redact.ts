@@ -31,11 +31,19 @@ export type SecretKind =
   | 'secret value';
 
 export interface Redaction {
-  /** Lines changed, in the order they appear. */
+  /** Lines changed. */
   lines: number;
   /** Each kind found, once, in order of first appearance. */
   kinds: SecretKind[];
+  /**
+   * The words (TOKEN) of the original text that the redaction removed: what a piece cut from the
+   * text (a snippet that starts inside a value, without its key name) must not show either.
+   */
+  secrets: string[];
 }
+
+/** A word as `secrets` and snippet redaction see it: what lies between quotes, separators and brackets. */
+const TOKEN = /[^\s"'`,;:=@()<>[\]{}…]{6,}/g;
 
 /** Starts every marker; `[redacted` in an answer is how its notice counts what was redacted. */
 const MARK = '[redacted';
@@ -71,11 +79,15 @@ const MAX_BLOCK_LINES = 200;
 /** Base64 inside a key block: every run this long is key, short words (`Proc-Type: 4,ENCRYPTED`) are not. */
 const BLOCK_RUN = /[A-Za-z0-9+/=]{16,}/g;
 /**
- * A key block's body without its BEGIN line (an excerpt or chunk that starts inside it): a long
- * base64 run with the spread of random bytes. Hex dumps (at most 4 bits a character) and text stay.
+ * A key block's body line without its BEGIN line (an excerpt or chunk that starts inside it): a
+ * line that is nothing but 60–80 characters of base64 (PEM wraps at 64, OpenSSH at 70), maybe
+ * quoted or with an escaped newline, with the spread of random bytes. Hex dumps (at most 4 bits a
+ * character), text and long one-line blobs (an embedded wasm module) stay.
  */
-const KEY_RUN = /[A-Za-z0-9+/]{60,}={0,2}/g;
+const KEY_LINE = /^\s*["'`]?([A-Za-z0-9+/]{60,80}={0,2})(?:\\n)?["'`]?\s*[,+;\\]?\s*$/;
 const KEY_RUN_MIN_ENTROPY = 4.8;
+/** What a key block holds when it is a real key and not `XXXX` in an example. */
+const KEY_MATERIAL = /[A-Za-z0-9+/]{16,}/g;
 const BEGIN_PUBLIC = /-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|X509 CRL|CERTIFICATE REQUEST|PGP PUBLIC KEY BLOCK|PGP SIGNATURE)-----/;
 const END_PUBLIC = /-----END (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|X509 CRL|CERTIFICATE REQUEST|PGP PUBLIC KEY BLOCK|PGP SIGNATURE)-----/;
 
@@ -169,7 +181,7 @@ const DESCRIPTIVE_PIECES: ReadonlySet<string> = new Set([
 
 /** Values that stand for a secret without being one: a template, a lookup, a sample. */
 const PLACEHOLDER =
-  /^(?:\$|%|<|\{\{|\[|\*{3})|changeme|change_me|example|placeholder|your[_-]?|xxxx|\*\*\*\*|dummy|sample|redacted|insert|replace|todo|fixme|process\.env|os\.environ|getenv|environ\[|env\(|\$\{/i;
+  /^(?:\$|%|<|\{\{|\[|\*{3})|changeme|change_me|example|placeholder|your[_-]?|xxxx|\*\*\*\*|dummy|sample|redacted|insert|replace|todo|fixme|process\.env|os\.environ|getenv|environ\[|env\(|\$\{|secret|token|passw|passphrase|credential/i;
 
 const VALUE_MIN_CHARS = 8;
 const VALUE_MIN_ENTROPY = 3;
@@ -190,8 +202,8 @@ export function redactText(text: string): { text: string } & Redaction {
       continue;
     }
     const begin = BEGIN_PRIVATE.exec(line);
-    if (begin) {
-      const end = blockEnd(lines, i, begin.index + begin[0].length);
+    const end = begin ? blockEnd(lines, i, begin.index + begin[0].length) : i;
+    if (begin && holdsKeyMaterial(lines, i, end, begin.index + begin[0].length)) {
       if (end === i) {
         // BEGIN and END on one line (a key in a JSON string or an escaped literal), or a BEGIN on
         // the text's last line: everything from BEGIN to END, or to the end of the line, goes.
@@ -218,7 +230,21 @@ export function redactText(text: string): { text: string } & Redaction {
       changed++;
     }
   }
-  return changed === 0 ? { text, lines: 0, kinds: [] } : { text: lines.join('\n'), lines: changed, kinds: [...kinds] };
+  if (changed === 0) return { text, lines: 0, kinds: [], secrets: [] };
+  const original = text.split('\n');
+  const secrets = new Set<string>();
+  lines.forEach((line, i) => {
+    if (line === original[i]) return;
+    const kept = new Set(line.match(TOKEN) ?? []);
+    for (const token of original[i]!.match(TOKEN) ?? []) if (!kept.has(token)) secrets.add(token);
+  });
+  return { text: lines.join('\n'), lines: changed, kinds: [...kinds], secrets: [...secrets] };
+}
+
+/** Whether the block from `start` (after column `from`) to `end` holds base64 with the spread of a key. */
+function holdsKeyMaterial(lines: readonly string[], start: number, end: number, from: number): boolean {
+  const body = [lines[start]!.slice(from), ...lines.slice(start + 1, end + 1)].join('\n');
+  return (body.match(KEY_MATERIAL) ?? []).some((run) => entropy(run) >= 3.5);
 }
 
 /** The line holding the END of the block that starts on line `start`, or the last line the block may reach. */
@@ -239,12 +265,13 @@ function redactLine(line: string, kinds: Set<SecretKind>): string {
       });
     }
   }
-  if (out.length >= 60) {
-    out = out.replace(KEY_RUN, (run) => {
-      if (entropy(run) < KEY_RUN_MIN_ENTROPY) return run;
+  if (out.length >= 60 && out.length <= 100) {
+    const run = KEY_LINE.exec(out)?.[1];
+    // Random base64 repeats characters (64 of them hold about 40 distinct); an alphabet table does not.
+    if (run !== undefined && entropy(run) >= KEY_RUN_MIN_ENTROPY && new Set(run).size < 0.9 * run.length) {
       kinds.add('key material');
-      return mark('key material');
-    });
+      out = out.replace(run, mark('key material'));
+    }
   }
   if (out.includes('://')) {
     out = out.replace(URL_PASSWORD, (whole, password: string) => {
@@ -271,7 +298,13 @@ function redactLine(line: string, kinds: Set<SecretKind>): string {
   if (ASSIGNMENT_HINT.test(out)) {
     out = out.replace(ASSIGNMENT, (whole: string, name: string, dq?: string, sq?: string, bq?: string, bare?: string) => {
       const value = dq ?? sq ?? bq ?? bare ?? '';
-      const kind = secretName(name) && secretValue(value, bare !== undefined) ? (/aws/i.test(name) ? 'aws secret key' : 'secret value') : undefined;
+      // A value that repeats its own name (`cipher_auth := "cipher_auth="`) is a format, not a secret.
+      const kind =
+        secretName(name) && secretValue(value, bare !== undefined) && !value.toLowerCase().includes(name.toLowerCase())
+          ? /aws/i.test(name)
+            ? 'aws secret key'
+            : 'secret value'
+          : undefined;
       if (kind === undefined) return whole;
       kinds.add(kind);
       const at = whole.lastIndexOf(value);
@@ -303,17 +336,22 @@ function secretName(name: string): boolean {
  */
 function secretValue(value: string, bare: boolean): boolean {
   if (value.length < VALUE_MIN_CHARS || value.startsWith(MARK) || PLACEHOLDER.test(value)) return false;
-  if (/\s/.test(value.trim()) && value.trim().split(/\s+/).length > 2) return false;
-  if (/^\d+$/.test(value) || /^(?:[\\]x[0-9a-f]{2})+$/i.test(value)) return false;
+  // Spaces make a sentence or an expression; a hex-escaped byte string is a test vector.
+  if (/\s/.test(value) || /^\d+$/.test(value) || /^(?:\\x[0-9a-f]{2})+$/i.test(value)) return false;
   let classes = 0;
   if (/[a-z]/.test(value)) classes++;
   if (/[A-Z]/.test(value)) classes++;
   if (/\d/.test(value)) classes++;
-  if (/[^A-Za-z0-9]/.test(value)) classes++;
-  if (bare && (/[()&*>]/.test(value) || /^(?:true|false|null|none|nil|undefined)$/i.test(value))) return false;
-  // A bare word could be a variable (`password = buf;`) or a value (`client_secret: Xq3…` in YAML
-  // or .env): only the spread of a random string tells them apart.
-  if (bare && /^[A-Za-z_][\w.]*$/.test(value)) return value.length >= 16 && classes >= 3 && entropy(value) >= VALUE_MIN_ENTROPY + 0.5;
+  // Separators do not count: `use-credentials`, `auth-and-writes` are words.
+  if (/[^A-Za-z0-9\-_./]/.test(value)) classes++;
+  if (bare) {
+    // Unquoted, it may be code: an expression, a reference (`forceAuth.token`), a keyword.
+    if (/[\^()[\]{}<>|\\&*?;,`'"]/.test(value) || /^(?:true|false|null|none|nil|undefined)$/i.test(value)) return false;
+    if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || !/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+    // A bare word could be a variable (`password = buf1;`) or a value (`client_secret: Xq3…` in YAML
+    // or .env): only the spread of a random string tells them apart.
+    if (/^[A-Za-z_$][\w$]*$/.test(value)) return value.length >= 16 && classes >= 3 && entropy(value) >= VALUE_MIN_ENTROPY + 0.5;
+  }
   return classes >= 2 && entropy(value) >= VALUE_MIN_ENTROPY;
 }
 
@@ -384,11 +422,20 @@ function withinBytes(text: string, max: number): string {
 
 /**
  * Search results with their snippet and title redacted, for a formatter that shows them to an
- * agent. A changed snippet loses its match ranges, which pointed into the old text.
+ * agent. A snippet is a window cut from its chunk, maybe inside a value and without the key name
+ * that marks it as a secret: given the chunk's text (`chunkText`), every word of the snippet that
+ * is part of a value redacted in the whole chunk goes too. A changed snippet loses its match
+ * ranges, which pointed into the old text.
  */
-export function redactResults<T extends { snippet: string; title: string; matches: Array<[number, number]> }>(results: readonly T[]): T[] {
-  return results.map((result) => {
-    const snippet = redactText(result.snippet).text;
+export function redactResults<T extends { snippet: string; title: string; matches: Array<[number, number]> }>(
+  results: readonly T[],
+  chunkText?: (result: T, index: number) => string | undefined,
+): T[] {
+  return results.map((result, index) => {
+    const whole = chunkText?.(result, index);
+    const secrets = whole === undefined ? [] : redactText(whole).secrets;
+    let snippet = redactText(result.snippet).text;
+    if (secrets.length > 0) snippet = snippet.replace(TOKEN, (word) => (secrets.some((secret) => secret.includes(word)) ? BLOCK_MARK : word));
     const title = redactText(result.title).text;
     if (snippet === result.snippet && title === result.title) return result;
     return { ...result, snippet, title, matches: snippet === result.snippet ? result.matches : [] };

@@ -60,7 +60,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
         (budgetBytes) =>
           formatForAgent(
             query,
-            { ...response, results: redactResults(response.results) },
+            { ...response, results: redactResults(response.results, (result) => service.keeper.chunk(result.chunkId)?.text) },
             { budgetBytes, chunkText: (id) => redactedText(service.keeper.chunk(id)?.text), explain: explain ?? false },
           ).text,
       );

@@ -177,7 +177,7 @@ const handlers: RequestHandlers = {
       keepers.push(folder(spec.id).keeper);
     }
     // Secrets are redacted from what the formatter is given, and once more from what it made.
-    const results = redactResults(found);
+    const results = redactResults(found, (result, i) => keepers[i]!.chunk(result.chunkId)?.text);
     const keeperOf = new Map(results.map((result, i) => [result, keepers[i]!]));
     let output: ReturnType<typeof formatForAgent> | undefined;
     const answer = agentText(budgetBytes, (budget) => {

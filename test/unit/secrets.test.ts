@@ -4,6 +4,7 @@
 // an agent gets: the MCP tools through the SDK's own client over stdio, and the language model
 // tool's text through the extension's worker, both on a corpus of planted secrets.
 
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { secretByPath } from '../../src/core/crawl/secret-files.ts';
 import { IndexKeeper } from '../../src/core/index-keeper.ts';
-import { agentText, redactText } from '../../src/core/redact.ts';
+import { agentText, redactResults, redactText } from '../../src/core/redact.ts';
 import type { FolderSpec, RequestBody, RequestResult, RequestType } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import { random } from './helpers/random.ts';
@@ -23,6 +24,9 @@ import { tempDir } from './helpers/store.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const WORKER = fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url));
+
+/** An answer without the lines that echo the query, which would hold any word searched for. */
+const shown = (answer: string) => answer.replace(/^(?:\d+ results?|No results) for ".*$/gm, '');
 
 /** Whether the index holds the file: a file with text has at least one chunk. */
 const holds = (keeper: IndexKeeper, file: string) => keeper.chunksOfFile(file).length > 0;
@@ -165,6 +169,25 @@ describe('credential files', () => {
   });
 });
 
+test('the CLI says which files it kept out, indexes them on request, and redacts what search prints', () => {
+  const root = tempDir('fused-secret-cli-');
+  const corpus = plantSecrets(root);
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: 'utf8' });
+  const indexed = cli('index', '.');
+  assert.equal(indexed.status, 0, indexed.stderr);
+  assert.match(indexed.stdout, new RegExp(`Kept out ${corpus.keptOutFiles.length} files that hold credentials \\(`));
+  assert.match(cli('stats').stdout, /Kept out \d+ files that hold credentials/);
+  // A spawned CLI per query is slow: a few queries that between them reach every indexed secret.
+  const queries = ['invoice pipeline', 'monthly subscription', 'replenish_threshold', 'storefront', 'webhook payloads', 'token password secret key'];
+  const printed = queries.map((query) => cli('search', query, '--limit', '50').stdout + cli('search', query, '--limit', '50', '--json').stdout).join('\n');
+  for (const secret of corpus.secrets.filter((s) => !s.keptOut)) assert.ok(printed.includes(secret.context), `the ${secret.kind}'s file was found`);
+  assert.deepEqual(leaks(corpus, printed), []);
+  assert.match(printed, /\[redacted: github token\]/);
+  const optedIn = cli('index', '.', '--index-secret-files', '--json');
+  assert.deepEqual((JSON.parse(optedIn.stdout) as { secretFiles: string[] }).secretFiles, []);
+  assert.match(cli('search', 'OPENSSH PRIVATE KEY').stdout, /\.ssh\/id_rsa:/, 'opted in, the key file is found (its key block still redacted)');
+});
+
 describe('redaction', () => {
   test('keeps every line and the key name, and leaves placeholders, lookups and code alone', () => {
     const text = [
@@ -197,6 +220,19 @@ describe('redaction', () => {
     const inside = redactText(body.slice(1).join('\n'));
     assert.equal(inside.lines, 3);
     assert.deepEqual(inside.kinds, ['key material']);
+  });
+
+  test('a snippet cut inside a value, without the key name that marks it, is redacted from its chunk', () => {
+    const chunk = 'warehouse:\n  client_secret: XNryMijc1afWLUUh9rvuJTcjY4wzxf5I\n  replenish_threshold: 40\n';
+    const result = {
+      snippet: '…ret: XNryMijc1afWLUUh9rvuJTcjY4wzxf5I replenish_threshold: 40',
+      title: 'settings.yaml',
+      matches: [[40, 59]] as Array<[number, number]>,
+    };
+    assert.equal(redactResults([result])[0]!.snippet, result.snippet, 'alone, the snippet does not say it holds a secret');
+    const [redacted] = redactResults([result], () => chunk);
+    assert.equal(redacted!.snippet, '…ret: [redacted] replenish_threshold: 40');
+    assert.deepEqual(redacted!.matches, []);
   });
 
   test('an answer that shows a redacted value says so and stays within its budget', () => {
@@ -271,7 +307,7 @@ describe('no planted secret reaches an agent', () => {
     // Redacted, not hidden: the answers say so, and the code around each secret still comes back.
     assert.match(all, /redacted: (it|they) looked like secrets/);
     for (const secret of corpus.secrets.filter((s) => !s.keptOut)) {
-      assert.ok(all.includes(secret.context), `"${secret.context}" around the ${secret.kind} comes back`);
+      assert.ok(shown(all).includes(secret.context), `"${secret.context}" around the ${secret.kind} comes back`);
     }
     for (const kept of ['GITHUB_TOKEN', 'STRIPE_KEY', 'db_password', 'client_secret', 'testSigningKey', 'charge_subscription', 'VerifyWebhook']) {
       assert.ok(all.includes(kept), `${kept} is shown`);

@@ -121,9 +121,9 @@ export function plantSecrets(root: string, seed = 13): SecretCorpus {
   write(
     'config/settings.yaml',
     'warehouse:',
-    `  database_url: postgres://inventory:${plant('password in url', 'config/settings.yaml', chars(ALNUM, 18), 'warehouse inventory', false)}@db.internal:5432/stock`,
-    `  session_jwt: ${plant('jwt', 'config/settings.yaml', jwt, 'warehouse inventory', false)}`,
-    `  client_secret: ${plant('client secret assignment', 'config/settings.yaml', chars(ALNUM, 32), 'warehouse inventory', false)}`,
+    `  database_url: postgres://inventory:${plant('password in url', 'config/settings.yaml', chars(ALNUM, 18), 'replenish_threshold', false)}@db.internal:5432/stock`,
+    `  session_jwt: ${plant('jwt', 'config/settings.yaml', jwt, 'replenish_threshold', false)}`,
+    `  client_secret: ${plant('client secret assignment', 'config/settings.yaml', chars(ALNUM, 32), 'replenish_threshold', false)}`,
     '  replenish_threshold: 40',
   );
   const inlineKey = keyBody(5);
