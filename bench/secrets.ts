@@ -24,7 +24,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { crawl, readTextFile } from '../src/core/crawl/index.ts';
 import { INDEX_DIR } from '../src/core/indexer.ts';
 import { resolveIndexOptions } from '../src/core/options.ts';
-import { redactText } from '../src/core/redact.ts';
+import { redactForAgent, redactText } from '../src/core/redact.ts';
 import type { FolderSpec, RequestBody, RequestResult, RequestType } from '../src/protocol/worker.ts';
 import { EngineClient } from '../src/worker/client.ts';
 import { plantSecrets, type PlantedSecret } from '../test/unit/helpers/secret-corpus.ts';
@@ -128,6 +128,21 @@ async function plantedLeaks(): Promise<void> {
   console.log(`| **all** | ${corpus.secrets.length} | ${columns.map((c) => (totals.has(c) ? `**${totals.get(c)}**` : 'n/a')).join(' | ')} |`);
   const said = (outputs.get('search') ?? []).filter((t) => t.includes('looked like secrets')).length;
   console.log(`\nSearch answers that say something was redacted: ${said} of ${outputs.get('search')?.length ?? 0}.`);
+  // What redaction adds to one answer: the final pass over the answer text, every answer 20 times.
+  const answers = outputs.get('search') ?? [];
+  const times: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    for (const answer of answers) {
+      const started = performance.now();
+      redactForAgent(answer);
+      times.push(performance.now() - started);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const kb = answers.reduce((n, a) => n + Buffer.byteLength(a), 0) / answers.length / 1024;
+  console.log(
+    `Redacting one answer (mean ${kb.toFixed(1)} KB): median ${(times[times.length >> 1]! * 1000).toFixed(0)} µs, p95 ${(times[Math.floor(times.length * 0.95)]! * 1000).toFixed(0)} µs.`,
+  );
   fs.rmSync(root, { recursive: true, force: true });
 }
 
@@ -141,7 +156,9 @@ async function falsePositives(name: string, root: string): Promise<void> {
   let ms = 0;
   const shown: string[] = [];
   const byKind = new Map<string, number>();
+  const keptOut: string[] = [];
   for await (const entry of crawl(root, { include: [], exclude: [`${INDEX_DIR}/`], maxFileBytes: options.maxFileBytes })) {
+    if (entry.type === 'skip' && entry.reason === 'secret') keptOut.push(entry.relPath);
     if (entry.type !== 'file') continue;
     const read = await readTextFile(entry.file.absPath, options.maxFileBytes);
     if (!read.ok) continue;
@@ -162,6 +179,9 @@ async function falsePositives(name: string, root: string): Promise<void> {
   }
   console.log(`\n## ${name}: ${root}`);
   console.log(`${files.toLocaleString('en-US')} text files, ${lines.toLocaleString('en-US')} lines, ${(bytes / 1e6).toFixed(1)} MB`);
+  console.log(
+    `Kept out as credential files: ${keptOut.length}${keptOut.length > 0 ? ` (${keptOut.slice(0, 30).join(', ')}${keptOut.length > 30 ? ', …' : ''})` : ''}`,
+  );
   console.log(
     `Redacted lines: ${redactedLines} of ${lines.toLocaleString('en-US')} = ${((redactedLines / lines) * 100_000).toFixed(2)} per 100,000 lines` +
       ` (files with a redaction, by kind: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})`,

@@ -72,6 +72,19 @@ suite('the fused_search language model tool', () => {
     }
   });
 
+  test('a secret in an indexed file is redacted from the answer, and a credential file is never a result', async () => {
+    const text = await invoke({ query: 'nightly digest relay password' });
+    assert.match(text, /sendDigest/);
+    assert.match(text, /relayPassword = '\[redacted: secret value\]'/);
+    assert.match(text, /1 value redacted: it looked like secrets/);
+    assert.ok(!text.includes('hR7#kq2Lx9vB!mZ4'), text);
+    const env = await invoke({ query: 'SMTP_PASSWORD mail relay' });
+    assert.doesNotMatch(env, /\.env:\d/);
+    assert.ok(!env.includes('Vt8pQ2zL6wRk3Ns9'));
+    const status = await vscode.commands.executeCommand<{ tooltip: string }>('fusedSearch.api.status');
+    assert.match(status.tooltip, /Kept out 1 file that holds credentials \(\.env\)/);
+  });
+
   test('bad input is answered with a sentence the model can act on, not an exception', async () => {
     assert.match(await invoke({ query: '  ' }), /Invalid input: "query" must be a non-empty string/);
     assert.match(await invoke({ query: 'x', kind: 'binary' }), /"kind" must be "code" or "prose"/);
