@@ -45,7 +45,7 @@ export interface Redaction {
 /** A word as `secrets` and snippet redaction see it: what lies between quotes, separators and brackets. */
 const TOKEN = /[^\s"'`,;:=@()<>[\]{}…]{6,}/g;
 
-/** Starts every marker; `[redacted` in an answer is how its notice counts what was redacted. */
+/** Starts every marker; `[redacted: ` in an answer is how its notice counts what was redacted. */
 const MARK = '[redacted';
 const mark = (kind: SecretKind) => `${MARK}: ${kind}]`;
 /** A line inside a private key block after the first: the block's first line says what it was. */
@@ -367,10 +367,14 @@ export function entropy(text: string): number {
   return bits;
 }
 
-/** How many redaction markers `text` holds, by kind: what an answer's notice reports. */
+/**
+ * How many redacted values `text` shows: what an answer's notice reports. A key block counts
+ * once, by its first line's marker; the `[redacted]` of its other lines name no kind.
+ */
 export function redactionsIn(text: string): number {
+  const named = `${MARK}: `;
   let count = 0;
-  for (let at = text.indexOf(MARK); at !== -1; at = text.indexOf(MARK, at + MARK.length)) count++;
+  for (let at = text.indexOf(named); at !== -1; at = text.indexOf(named, at + named.length)) count++;
   return count;
 }
 
@@ -435,7 +439,7 @@ export function redactResults<T extends { snippet: string; title: string; matche
     const whole = chunkText?.(result, index);
     const secrets = whole === undefined ? [] : redactText(whole).secrets;
     let snippet = redactText(result.snippet).text;
-    if (secrets.length > 0) snippet = snippet.replace(TOKEN, (word) => (secrets.some((secret) => secret.includes(word)) ? BLOCK_MARK : word));
+    if (secrets.length > 0) snippet = snippet.replace(TOKEN, (word) => (secrets.some((secret) => secret.includes(word)) ? mark('secret value') : word));
     const title = redactText(result.title).text;
     if (snippet === result.snippet && title === result.title) return result;
     return { ...result, snippet, title, matches: snippet === result.snippet ? result.matches : [] };

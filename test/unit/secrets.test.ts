@@ -231,7 +231,7 @@ describe('redaction', () => {
     };
     assert.equal(redactResults([result])[0]!.snippet, result.snippet, 'alone, the snippet does not say it holds a secret');
     const [redacted] = redactResults([result], () => chunk);
-    assert.equal(redacted!.snippet, '…ret: [redacted] replenish_threshold: 40');
+    assert.equal(redacted!.snippet, '…ret: [redacted: secret value] replenish_threshold: 40');
     assert.deepEqual(redacted!.matches, []);
   });
 
