@@ -333,10 +333,13 @@ export class Indexer {
     );
   }
 
-  /** Whether the crawl would index `relPath` (relative to the root): its ignore files, include and exclude globs. */
+  /** Whether the crawl would index `relPath` (relative to the root): its ignore files, include and exclude globs, the credential files. */
   async accepts(relPath: string): Promise<boolean> {
+    const normalized = relPath.split(path.sep).join('/');
     const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
-    return filter.accepts(relPath.split(path.sep).join('/'));
+    if (!filter.accepts(normalized)) return false;
+    // A credential file is as unreachable as an ignored one (read_range asks here), unless opted in.
+    return this.options.indexSecretFiles || !(await isSecretFile(normalized, path.join(this.root, normalized)));
   }
 
   /** Keeps the list of files kept out as secrets (the status counts them) in step with one file's update. */

@@ -23,7 +23,7 @@ import {
   filtersFor,
 } from '../core/options.ts';
 import { readRange } from '../core/read-range.ts';
-import { agentText, redactedText, redactResults } from '../core/redact.ts';
+import { agentText, NOTICE_MAX_BYTES, redactedText, redactForAgent, redactionNotice, redactResults } from '../core/redact.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
 export interface McpServerOptions extends IndexServiceOptions {
@@ -85,7 +85,8 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     async ({ text: pasted, limit, budget_bytes }) => {
       const answer = await locate(service.keeper, pasted, limit ? { limit } : {});
-      return text(formatLocateForAgent(answer, { budgetBytes: budget_bytes ?? defaultBudget }).text);
+      // Its reasons quote the source (a verbatim message, a definition): redacted like search.
+      return text(agentText(budget_bytes ?? defaultBudget, (budgetBytes) => formatLocateForAgent(answer, { budgetBytes }).text).text);
     },
   );
 
@@ -214,11 +215,21 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     async ({ path: given, start_line, end_line, budget_bytes }) => {
       const { keeper } = service;
-      const answer = await readRange(
-        { root: keeper.root, isIndexable: (relPath) => keeper.isIndexable(relPath) },
-        { path: given, startLine: start_line, endLine: end_line, budgetBytes: budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES) },
-      );
-      return answer.ok ? text(answer.text) : error(answer.message);
+      const read = (budgetBytes: number) =>
+        readRange(
+          { root: keeper.root, isIndexable: (relPath) => keeper.isIndexable(relPath) },
+          { path: given, startLine: start_line, endLine: end_line, budgetBytes },
+        );
+      const budgetBytes = budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES);
+      const answer = await read(budgetBytes);
+      if (!answer.ok) return error(answer.message);
+      // As agentText does, asynchronously: read again with room for the notice if something was redacted.
+      let shown = redactForAgent(answer.text);
+      if (shown.redacted > 0) {
+        const again = await read(Math.max(MIN_AGENT_BUDGET_BYTES, budgetBytes - NOTICE_MAX_BYTES));
+        if (again.ok) shown = redactForAgent(again.text);
+      }
+      return text(shown.text + redactionNotice(shown.redacted));
     },
   );
 

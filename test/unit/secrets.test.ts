@@ -296,6 +296,13 @@ describe('no planted secret reaches an agent', () => {
       }
     }
     assert.equal(chunkIds.size, 0, 'every chunk id a search gave was read');
+    // Every file, credential files included, through read_range; every query through locate.
+    for (const file of [...new Set(corpus.secrets.map((s) => s.file)), ...corpus.ordinaryFiles, '.ssh/config']) {
+      const range = await call('read_range', { path: file, start_line: 1, end_line: 400 });
+      if (corpus.keptOutFiles.includes(file)) assert.match(range, /excluded by the index's rules/, `${file} is not read`);
+      answers.push(range);
+    }
+    for (const query of queries) answers.push(await call('locate', { text: query }));
     const all = answers.join('\n');
     assert.deepEqual(leaks(corpus, all), []);
     for (const file of corpus.keptOutFiles) {
