@@ -11,7 +11,7 @@
 //    its tarball is installed), and prints each redacted line so a person can judge it.
 //
 // Run: npm run bench:secrets               (planted corpus + npm CLI + Linux if /usr/src has it)
-//      npm run bench:secrets -- --trees npm   (skip Linux)
+//      npm run bench:secrets -- --trees npm   (skip Linux; --trees none: the planted corpus only)
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
