@@ -16,7 +16,8 @@
 // (default ~/.cache/fused-search-bench/locate) and are deleted after use unless --keep, which keeps
 // them for the next run (its index times then measure an up-to-date sync, and say so). --src is the
 // source tree whose IndexKeeper and locate are measured (default ./src), so two checkouts can be
-// compared on the same instances. The JSON of every instance goes to --out (default bench/out/).
+// compared on the same instances. The JSON of every instance goes to --out (default bench/out/),
+// rewritten after each base commit, so a stopped run can still be reported with --report.
 //
 // The tables report the tune and test splits apart (bench/lib/swebench.ts, repoSplits): whoever tunes
 // locate's weights reads the tune rows only, and quotes the test rows.
@@ -168,6 +169,23 @@ async function run(): Promise<void> {
   console.log(`${chosen.length} instances at ${byCommit.size} base commits (of ${eligible.length} runnable), --max ${max} per language\n`);
 
   const runs: InstanceRun[] = [];
+  const date = new Date().toISOString();
+  const out = path.resolve(values.out ?? `bench/out/locate-${date.replace(/[:.]/g, '-')}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  // Written after every base commit, so a long run that is stopped still leaves its figures (--report).
+  const save = (): RunFile => {
+    const result: RunFile = {
+      date,
+      args: process.argv.slice(2),
+      src,
+      skipped,
+      splits: Object.fromEntries(splits),
+      wallSeconds: (performance.now() - started) / 1000,
+      instances: runs,
+    };
+    fs.writeFileSync(out, JSON.stringify(result, null, 2));
+    return result;
+  };
   for (const [key, group] of byCommit) {
     const { gitDir, base_commit: commit, repo } = group[0]!;
     const tracked = filesAt(gitDir, commit);
@@ -263,20 +281,10 @@ async function run(): Promise<void> {
       fs.rmSync(tree, { recursive: true, force: true });
       fs.rmSync(marker, { force: true });
     }
+    save();
   }
 
-  const result: RunFile = {
-    date: new Date().toISOString(),
-    args: process.argv.slice(2),
-    src,
-    skipped,
-    splits: Object.fromEntries(splits),
-    wallSeconds: (performance.now() - started) / 1000,
-    instances: runs,
-  };
-  const out = path.resolve(values.out ?? `bench/out/locate-${result.date.replace(/[:.]/g, '-')}.json`);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  const result = save();
   console.log(`\nPer-instance results: ${out}\n`);
   console.log(report(result));
 }
