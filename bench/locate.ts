@@ -5,8 +5,9 @@
 //
 //   npx node bench/locate.ts [--lang L]... [--repo owner/name]... [--split tune|test] [--max N]
 //                            [--max-files N] [--mirrors DIR] [--cache DIR] [--src DIR] [--out FILE] [--keep]
-//   npx node bench/locate.ts --report FILE [--write]   (the tables again, from a run's JSON; --write
-//                            puts them into docs/benchmarks.md between its `locate` markers)
+//   npx node bench/locate.ts --report FILE [--write]
+//                            (the tables again, from a run's JSON; --write puts them, but for the
+//                            per-instance rows, into docs/benchmarks.md between its `locate` markers)
 //
 // --max N instances per language (default 5; 0 = all), dealt round-robin over that language's
 // repositories in a fixed hash order, so a small run still spreads over several repositories.
@@ -117,9 +118,9 @@ function wholeNumber(flag: string, text: string | undefined): number | undefined
 }
 
 if (values.report) {
-  const tables = report(JSON.parse(fs.readFileSync(values.report, 'utf8')) as RunFile);
-  if (values.write) writeIntoDocs(tables);
-  else console.log(tables);
+  const saved = JSON.parse(fs.readFileSync(values.report, 'utf8')) as RunFile;
+  if (values.write) writeIntoDocs(report(saved, false));
+  else console.log(report(saved));
 } else {
   await run();
 }
@@ -362,8 +363,8 @@ function median(values: number[]): number {
   return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-/** The Markdown tables of a run. */
-function report(run: RunFile): string {
+/** The Markdown tables of a run; `perInstance` adds a row per instance (the JSON has them all the same). */
+function report(run: RunFile, perInstance = true): string {
   const lines: string[] = [];
   const say = (text: string) => lines.push(text);
   const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '—');
@@ -437,10 +438,10 @@ function report(run: RunFile): string {
   const unreachable = run.instances.filter((i) => i.goldIndexed.length === 0).map((i) => i.instance);
   if (unreachable.length > 0) say(`\nNo gold file was indexed (ignored or over the size cap) for: ${unreachable.join(', ')}.`);
 
-  say('\n#### Per instance (rank of the first gold file, — when not in the top 20)\n');
-  row(['instance', 'language', 'split', 'gold files', 'ours', 'FTS5', 'why ours ranked it']);
-  row(Array<string>(7).fill('---'));
-  for (const i of run.instances) {
+  if (perInstance) say('\n#### Per instance (rank of the first gold file, — when not in the top 20)\n');
+  if (perInstance) row(['instance', 'language', 'split', 'gold files', 'ours', 'FTS5', 'why ours ranked it']);
+  if (perInstance) row(Array<string>(7).fill('---'));
+  for (const i of perInstance ? run.instances : []) {
     row([
       i.instance,
       i.language,
