@@ -117,12 +117,17 @@ function wholeNumber(flag: string, text: string | undefined): number | undefined
   return Number(text);
 }
 
-if (values.report) {
-  const saved = JSON.parse(fs.readFileSync(values.report, 'utf8')) as RunFile;
-  if (values.write) writeIntoDocs(report(saved, false));
-  else console.log(report(saved));
-} else {
-  await run();
+try {
+  if (values.report) {
+    const saved = JSON.parse(fs.readFileSync(values.report, 'utf8')) as RunFile;
+    if (values.write) writeIntoDocs(report(saved, false));
+    else console.log(report(saved));
+  } else {
+    await run();
+  }
+} catch (error) {
+  console.error(`bench/locate.ts: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
 }
 
 async function run(): Promise<void> {
@@ -133,14 +138,18 @@ async function run(): Promise<void> {
   const languages = values.lang?.map((l) => l.toLowerCase());
   const repos = values.repo?.map((r) => r.toLowerCase());
 
-  const src = path.resolve(values.src);
-  const engine = await loadEngine(src);
-  if (!engine.locate) console.log(`No locate module at ${path.join(src, 'core/locate.ts')}: running the FTS5 baseline only.\n`);
-
   const skipped: RunFile['skipped'] = [];
   const eligible: Array<Instance & { gitDir: string }> = [];
   const missingSnapshot = new Set<string>();
   const dataset = readInstances(values.mirrors);
+  const known = [...new Set(dataset.map((i) => languageOf(i.repo)))].sort();
+  const unknownLanguage = languages?.find((l) => !known.some((k) => k.toLowerCase() === l));
+  if (unknownLanguage) throw new Error(`--lang ${unknownLanguage} is none of the dataset's languages: ${known.join(', ')}`);
+  const unknownRepo = repos?.find((r) => !dataset.some((i) => i.repo.toLowerCase() === r));
+  if (unknownRepo) throw new Error(`--repo ${unknownRepo} has no instance in the dataset (owner/name, as in the instances)`);
+  const src = path.resolve(values.src);
+  const engine = await loadEngine(src);
+  if (!engine.locate) console.log(`No locate module at ${path.join(src, 'core/locate.ts')}: running the FTS5 baseline only.\n`);
   const splits = repoSplits(dataset);
   const splitOf = (repo: string) => splits.get(repo.toLowerCase())!;
   for (const instance of dataset) {
@@ -188,27 +197,55 @@ async function run(): Promise<void> {
     return result;
   };
   for (const [key, group] of byCommit) {
-    const { gitDir, base_commit: commit, repo } = group[0]!;
-    const tracked = filesAt(gitDir, commit);
-    if (maxFiles !== undefined && tracked.size > maxFiles) {
-      for (const instance of group) skipped.push({ what: instance.instance_id, why: `${tracked.size} files at the base commit, over --max-files ${maxFiles}` });
-      continue;
+    try {
+      runs.push(...(await measureCommit(key, group, { engine, maxFiles, splitOf, skipped })));
+    } catch (error) {
+      // One broken checkout or a locate that throws costs that commit's instances, not the whole run.
+      for (const instance of group) skipped.push({ what: instance.instance_id, why: `failed: ${error instanceof Error ? error.message : String(error)}` });
+      console.log(`${key}: failed, ${error instanceof Error ? error.message : String(error)}`);
     }
-    const tree = path.join(values.cache, 'trees', key);
-    const marker = `${tree}.done`;
-    if (!fs.existsSync(marker)) {
-      fs.rmSync(tree, { recursive: true, force: true });
-      const { absent } = checkout(gitDir, commit, tree);
-      if (absent > 0) console.log(`${key}: ${absent} files of 4 MiB or more are not in the snapshot (over the 1 MiB index cap anyway)`);
-      fs.writeFileSync(marker, '');
-    }
-    const dbDir = path.join(values.cache, 'index');
-    fs.mkdirSync(dbDir, { recursive: true });
-    const oursDb = path.join(dbDir, `${key}.db`);
-    const fts5Db = path.join(dbDir, `${key}.fts5.db`);
-    const indexReused = fs.existsSync(oursDb);
+    save();
+  }
 
-    let keeper: Keeper | undefined;
+  const result = save();
+  console.log(`\nPer-instance results: ${out}\n`);
+  console.log(report(result));
+}
+
+interface CommitContext {
+  engine: Engine;
+  maxFiles: number | undefined;
+  splitOf: (repo: string) => Split;
+  skipped: RunFile['skipped'];
+}
+
+/** One base commit: its tree, both indexes, then every chosen instance at that commit. */
+async function measureCommit(key: string, group: Array<Instance & { gitDir: string }>, context: CommitContext): Promise<InstanceRun[]> {
+  const { engine, maxFiles, splitOf, skipped } = context;
+  const { gitDir, base_commit: commit, repo } = group[0]!;
+  const tracked = filesAt(gitDir, commit);
+  if (maxFiles !== undefined && tracked.size > maxFiles) {
+    for (const instance of group) skipped.push({ what: instance.instance_id, why: `${tracked.size} files at the base commit, over --max-files ${maxFiles}` });
+    return [];
+  }
+  const tree = path.join(values.cache, 'trees', key);
+  const marker = `${tree}.done`;
+  if (!fs.existsSync(marker)) {
+    fs.rmSync(tree, { recursive: true, force: true });
+    const { absent } = checkout(gitDir, commit, tree);
+    if (absent > 0) console.log(`${key}: ${absent} files of 4 MiB or more are not in the snapshot (over the 1 MiB index cap anyway)`);
+    fs.writeFileSync(marker, '');
+  }
+  const dbDir = path.join(values.cache, 'index');
+  fs.mkdirSync(dbDir, { recursive: true });
+  const oursDb = path.join(dbDir, `${key}.db`);
+  const fts5Db = path.join(dbDir, `${key}.fts5.db`);
+  const indexReused = fs.existsSync(oursDb);
+
+  const runs: InstanceRun[] = [];
+  let keeper: Keeper | undefined;
+  let fts5: Fts5Floor | undefined;
+  try {
     let oursSeconds: number | null = null;
     if (engine.locate) {
       const t0 = performance.now();
@@ -220,9 +257,10 @@ async function run(): Promise<void> {
     const t1 = performance.now();
     const files = await textFiles(tree);
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(fts5Db + suffix, { force: true });
-    const fts5 = new Fts5Floor(fts5Db);
-    fts5.db.transaction(() => {
-      for (const file of files) fts5.replace(file.relPath, [{ title: file.relPath, text: fs.readFileSync(file.absPath, 'utf8') }]);
+    const floor = new Fts5Floor(fts5Db);
+    fts5 = floor;
+    floor.db.transaction(() => {
+      for (const file of files) floor.replace(file.relPath, [{ title: file.relPath, text: fs.readFileSync(file.absPath, 'utf8') }]);
     })();
     const fts5Seconds = (performance.now() - t1) / 1000;
     const indexed = new Set(files.map((f) => f.relPath));
@@ -240,7 +278,7 @@ async function run(): Promise<void> {
       };
 
       const t2 = performance.now();
-      const baseline = fts5.search(instance.problem_statement, LIMIT).map((r) => r.source);
+      const baseline = floor.search(instance.problem_statement, LIMIT).map((r) => r.source);
       const fts5Ms = performance.now() - t2;
 
       let ours: InstanceRun['ours'] = null;
@@ -274,20 +312,16 @@ async function run(): Promise<void> {
           `index ${oursSeconds?.toFixed(1) ?? '—'} s / ${fts5Seconds.toFixed(1)} s  rank ours ${show(ours)} fts5 ${show(result.fts5)}`,
       );
     }
-
-    fts5.close();
+  } finally {
+    fts5?.close();
     await keeper?.close();
     if (!values.keep) {
       for (const file of [oursDb, fts5Db]) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
       fs.rmSync(tree, { recursive: true, force: true });
       fs.rmSync(marker, { force: true });
     }
-    save();
   }
-
-  const result = save();
-  console.log(`\nPer-instance results: ${out}\n`);
-  console.log(report(result));
+  return runs;
 }
 
 /** Puts the tables between docs/benchmarks.md's `<!-- BEGIN locate -->` and `<!-- END locate -->`. */
