@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { loadGrammars } from '../../src/core/chunk/grammars.ts';
 import { createChunker } from '../../src/core/chunk/index.ts';
 import type { ChunkDraft } from '../../src/core/types.ts';
 
@@ -312,6 +313,18 @@ test('grammars load from an explicit wasm folder, and a wrong folder is reported
   const explicit = await createChunker({ chunkMaxBytes: 4096, wasmDir });
   assert.deepEqual(titles(explicit.chunk('a.go', 'package a\n\nfunc F() {}\n').chunks), ['a.go (top level)', 'F']);
   await assert.rejects(createChunker({ chunkMaxBytes: 4096, wasmDir: '/nonexistent/wasm' }), /\/nonexistent\/wasm/);
+});
+
+test('every index a process opens shares one copy of each grammar, so opening a hundred does not exhaust the parser memory', async () => {
+  const first = await loadGrammars(['typescript', 'go']);
+  const again = await loadGrammars(['go', 'typescript']);
+  assert.equal(again.get('typescript'), first.get('typescript'));
+  assert.equal(again.get('go'), first.get('go'));
+  // Chunkers made one after another, as Engine.open makes them, keep working on the shared grammars.
+  for (let i = 0; i < 3; i++) {
+    const chunker = await createChunker({ chunkMaxBytes: 4096 });
+    assert.deepEqual(titles(chunker.chunk('a.go', 'package a\n\nfunc F() {}\n').chunks), ['a.go (top level)', 'F']);
+  }
 });
 
 test('a C++ header with a .h name still has its methods chunked one by one', () => {

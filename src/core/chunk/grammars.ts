@@ -12,6 +12,13 @@ import TreeSitter from '@vscode/tree-sitter-wasm';
 import type { Language } from '@vscode/tree-sitter-wasm';
 
 let runtime: Promise<void> | undefined;
+/**
+ * Grammars loaded in this process, by folder and name. A loaded grammar is an immutable wasm module
+ * of a few megabytes that the runtime never frees, and every Engine.open makes a chunker: a process
+ * that opened about a hundred indexes (a benchmark, a long-lived server) ran the runtime out of
+ * memory when each chunker loaded its own copies.
+ */
+const loaded = new Map<string, Promise<Language>>();
 
 /** Grammar base names (`cpp`, `c-sharp`, …) mapped to loaded languages, all loaded in parallel. */
 export async function loadGrammars(grammars: readonly string[], wasmDir = defaultWasmDir()): Promise<Map<string, Language>> {
@@ -23,17 +30,24 @@ export async function loadGrammars(grammars: readonly string[], wasmDir = defaul
       throw error;
     });
     await runtime;
-    const loaded = await Promise.all(
-      grammars.map(async (grammar) => {
-        const bytes = await readFile(path.join(wasmDir, `tree-sitter-${grammar}.wasm`));
-        return [grammar, await TreeSitter.Language.load(bytes)] as const;
-      }),
-    );
-    return new Map(loaded);
+    const languages = await Promise.all(grammars.map(async (grammar) => [grammar, await loadGrammar(wasmDir, grammar)] as const));
+    return new Map(languages);
   } catch (cause) {
     // A packaging mistake, not a condition to live with: say where we looked.
     throw new Error(`cannot load tree-sitter grammars from ${wasmDir}`, { cause });
   }
+}
+
+function loadGrammar(wasmDir: string, grammar: string): Promise<Language> {
+  const key = `${wasmDir}\0${grammar}`;
+  let language = loaded.get(key);
+  if (!language) {
+    language = readFile(path.join(wasmDir, `tree-sitter-${grammar}.wasm`)).then((bytes) => TreeSitter.Language.load(bytes));
+    // A failed load (a missing file) is tried again next time rather than remembered.
+    language.catch(() => loaded.delete(key));
+    loaded.set(key, language);
+  }
+  return language;
 }
 
 function defaultWasmDir(): string {
