@@ -143,6 +143,12 @@ export class Engine {
     return this.store.catalogVersion();
   }
 
+  /** Whether an indexed file's size or mtime differs on disk now, or it is gone: a stat, no read. */
+  async changedOnDisk(entry: CatalogEntry): Promise<boolean> {
+    const now = await stat(path.join(this.root, entry.path)).catch(() => undefined);
+    return !now || now.size !== entry.size || now.mtimeMs !== entry.mtimeMs;
+  }
+
   /** When the last complete sync finished (ms since the epoch), or undefined. */
   lastSync(): number | undefined {
     return Number(this.store.meta('lastSync')) || undefined;
@@ -249,13 +255,7 @@ export class Engine {
     const checks = await Promise.all(
       unique.map(async (relPath) => {
         const known = this.store.file(relPath);
-        if (!known) return false;
-        try {
-          const now = await stat(path.join(this.root, relPath));
-          return now.size !== known.size || now.mtimeMs !== known.mtimeMs;
-        } catch {
-          return true;
-        }
+        return known !== undefined && (await this.changedOnDisk(known));
       }),
     );
     return unique.filter((_, i) => checks[i]);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { isIgnoreFile } from './crawl/ignore-rules.ts';
 import { Engine, type EngineConfig } from './engine.ts';
 import { HEARTBEAT_MS, IndexLease, describeHolder, type LeaseHolder } from './index-lease.ts';
-import { IndexFullError, type IndexProgress, type IndexSummary, type UpdateOutcome } from './indexer.ts';
+import { type IndexProgress, type IndexSummary, type UpdateOutcome } from './indexer.ts';
 import type { SearchOptionsInput } from './options.ts';
 import { quote } from './search/terms.ts';
 import { isBusy } from './store/database.ts';
@@ -155,11 +155,6 @@ export class IndexKeeper {
     return this.currentRole === 'reader' && this.holderSeen ? describeHolder(this.holderSeen) : undefined;
   }
 
-  /** Progress of this keeper's sync, if one runs. */
-  get syncProgress(): IndexProgress | undefined {
-    return this.syncRun?.progress;
-  }
-
   onEvent(listener: (event: KeeperEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -221,7 +216,7 @@ export class IndexKeeper {
             changedPaths.push(...removed);
           } else {
             const outcome = await this.withBusyRetry(() => this.engine.updateFile(relPath));
-            if (outcome !== 'unchanged' && outcome !== 'ignored') changedPaths.push(relPath);
+            if (changesIndex(outcome)) changedPaths.push(relPath);
           }
         } catch (error) {
           this.emit({ type: 'log', message: `could not index ${relPath}: ${describe(error)}` });
@@ -234,12 +229,12 @@ export class IndexKeeper {
     return changed;
   }
 
-  /** Re-reads one file (relative to the root) now, whatever the queue holds; owner only. */
+  /** Re-reads one file (relative to the root), after the changes queued before it; owner only. */
   async reindexFile(relPath: string): Promise<UpdateOutcome> {
     if (this.currentRole !== 'owner')
       throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}, which re-indexes changed files itself.`);
     const outcome = await this.enqueue(() => this.withBusyRetry(() => this.engine.updateFile(relPath)));
-    if (outcome !== 'unchanged' && outcome !== 'ignored') this.emit({ type: 'changed', paths: [relPath] });
+    if (changesIndex(outcome)) this.emit({ type: 'changed', paths: [relPath] });
     return outcome;
   }
 
@@ -252,14 +247,9 @@ export class IndexKeeper {
     await this.writes.catch(() => undefined);
     this.searchesInFlight++;
     try {
-      if (this.currentRole !== 'owner') return this.engine.searchIndexed(query, options);
-      try {
-        return await this.engine.search(query, options);
-      } catch (error) {
-        // The refresh writes; another process holding the write lock must not fail a search.
-        if (!isBusy(error) && !(error instanceof IndexFullError)) throw error;
-        return this.engine.searchIndexed(query, options);
-      }
+      // Engine.search answers without the files it could not refresh when the disk is full or
+      // another process holds the write lock.
+      return this.currentRole === 'owner' ? await this.engine.search(query, options) : this.engine.searchIndexed(query, options);
     } finally {
       this.searchesInFlight--;
     }
@@ -513,12 +503,7 @@ export class IndexKeeper {
     const BATCH = 256;
     for (let i = 0; i < catalog.length; i += BATCH) {
       const slice = catalog.slice(i, i + BATCH);
-      const checks = await Promise.all(
-        slice.map(async (entry) => {
-          const now = await stat(path.join(this.engine.root, entry.path)).catch(() => undefined);
-          return !now || now.size !== entry.size || now.mtimeMs !== entry.mtimeMs;
-        }),
-      );
+      const checks = await Promise.all(slice.map((entry) => this.engine.changedOnDisk(entry)));
       slice.forEach((entry, j) => {
         if (checks[j]) stale.push(entry.path);
       });
@@ -572,4 +557,9 @@ export async function searchFolders<T>(
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether re-reading a file changed what the index holds for it. */
+function changesIndex(outcome: UpdateOutcome): boolean {
+  return outcome !== 'unchanged' && outcome !== 'ignored';
 }

@@ -25,6 +25,15 @@ function number(min: number) {
   return z.number({ error }).min(min, { error });
 }
 
+/** A string an agent must give, trimmed, at most `max` characters. */
+function nonEmptyText(max: number) {
+  return z
+    .string({ error: 'must be a non-empty string' })
+    .trim()
+    .min(1, { error: 'must be a non-empty string' })
+    .max(max, { error: `must be at most ${max} characters` });
+}
+
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   const quoted = values.map((v) => `"${v}"`);
   return z.enum(values, { error: `must be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` });
@@ -154,12 +163,7 @@ const MAX_QUERY_CHARS = 1000;
  * server's `--budget`) and says which in the parameter's description.
  */
 export const AGENT_SEARCH_INPUT = {
-  query: z
-    .string({ error: 'must be a non-empty string' })
-    .trim()
-    .min(1, { error: 'must be a non-empty string' })
-    .max(MAX_QUERY_CHARS, { error: `must be at most ${MAX_QUERY_CHARS} characters` })
-    .describe('Words to find, e.g. "retry policy backoff" or an identifier such as parseConfig.'),
+  query: nonEmptyText(MAX_QUERY_CHARS).describe('Words to find, e.g. "retry policy backoff" or an identifier such as parseConfig.'),
   limit: wholeNumber(1, MAX_AGENT_LIMIT).optional().describe('Results wanted.'),
   path: z
     .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)], { error: 'must be a glob such as "src/**/*.ts", or a list of globs' })
@@ -178,12 +182,9 @@ export const MAX_LOCATE_CHARS = 1_000_000;
 
 /** What an agent may pass to `locate` over MCP; `limit` and `budget_bytes` default as for a search. */
 export const AGENT_LOCATE_INPUT = {
-  text: z
-    .string({ error: 'must be a non-empty string' })
-    .trim()
-    .min(1, { error: 'must be a non-empty string' })
-    .max(MAX_LOCATE_CHARS, { error: `must be at most ${MAX_LOCATE_CHARS} characters` })
-    .describe('An issue text, an error message or a stack trace, pasted as it is: frames, paths, names and quoted messages are read from it.'),
+  text: nonEmptyText(MAX_LOCATE_CHARS).describe(
+    'An issue text, an error message or a stack trace, pasted as it is: frames, paths, names and quoted messages are read from it.',
+  ),
   limit: wholeNumber(1, MAX_AGENT_LIMIT).optional().describe('Files wanted.'),
   budget_bytes: budgetBytes.optional().describe('Most UTF-8 bytes of text to return.'),
 };
