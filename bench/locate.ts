@@ -44,6 +44,7 @@ import {
   repoSplits,
   type Split,
 } from './lib/swebench.ts';
+import { errorMessage } from '../src/core/error-message.ts';
 
 const LIMIT = 20;
 
@@ -126,7 +127,7 @@ try {
     await run();
   }
 } catch (error) {
-  console.error(`bench/locate.ts: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`bench/locate.ts: ${errorMessage(error)}`);
   process.exitCode = 1;
 }
 
@@ -201,8 +202,8 @@ async function run(): Promise<void> {
       runs.push(...(await measureCommit(key, group, { engine, maxFiles, splitOf, skipped })));
     } catch (error) {
       // One broken checkout or a locate that throws costs that commit's instances, not the whole run.
-      for (const instance of group) skipped.push({ what: instance.instance_id, why: `failed: ${error instanceof Error ? error.message : String(error)}` });
-      console.log(`${key}: failed, ${error instanceof Error ? error.message : String(error)}`);
+      for (const instance of group) skipped.push({ what: instance.instance_id, why: `failed: ${errorMessage(error)}` });
+      console.log(`${key}: failed, ${errorMessage(error)}`);
     }
     save();
   }

@@ -23,6 +23,7 @@ import {
 import { agentText, redactedText, redactForAgent, redactResults } from '../core/redact.ts';
 import { formatEval, formatLocate, formatResults, formatStats, formatSummary } from './format.ts';
 import { ProgressBar } from './progress.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 const USAGE = `fused-search — fused full-text search over a folder
 
@@ -324,7 +325,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const known = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
-    process.stderr.write(`fused-search: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`fused-search: ${errorMessage(error)}\n`);
     if (!known && process.env.FUSED_SEARCH_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
     process.exitCode = known ? 2 : 1;
   },

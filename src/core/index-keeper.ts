@@ -25,6 +25,7 @@ import { quote } from './search/terms.ts';
 import { isBusy } from './store/database.ts';
 import type { IndexStats, StoredChunk } from './store/store.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
+import { errorMessage } from './error-message.ts';
 
 export type KeeperRole = 'owner' | 'reader';
 
@@ -219,7 +220,7 @@ export class IndexKeeper {
             if (changesIndex(outcome)) changedPaths.push(relPath);
           }
         } catch (error) {
-          this.emit({ type: 'log', message: `could not index ${relPath}: ${describe(error)}` });
+          this.emit({ type: 'log', message: `could not index ${relPath}: ${errorMessage(error)}` });
         }
       }
       return changedPaths;
@@ -386,7 +387,7 @@ export class IndexKeeper {
     try {
       this.lease.release();
     } catch (error) {
-      this.emit({ type: 'log', message: `could not release the index lease: ${describe(error)}` });
+      this.emit({ type: 'log', message: `could not release the index lease: ${errorMessage(error)}` });
     }
   }
 
@@ -418,7 +419,7 @@ export class IndexKeeper {
       this.versionSeen = version;
     } catch (error) {
       // A busy database (another writer) at heartbeat time is retried at the next one.
-      this.emit({ type: 'log', message: `lease heartbeat failed: ${describe(error)}` });
+      this.emit({ type: 'log', message: `lease heartbeat failed: ${errorMessage(error)}` });
     }
   }
 
@@ -470,7 +471,7 @@ export class IndexKeeper {
       try {
         if (this.engine.prepareVocabulary()) this.emit({ type: 'log', message: `fuzzy vocabulary ready in ${(performance.now() - started).toFixed(0)} ms` });
       } catch (error) {
-        this.emit({ type: 'log', message: `could not prepare the fuzzy vocabulary: ${describe(error)}` });
+        this.emit({ type: 'log', message: `could not prepare the fuzzy vocabulary: ${errorMessage(error)}` });
       }
     }, IDLE_POLL_MS);
     this.idleTimer.unref();
@@ -553,10 +554,6 @@ export async function searchFolders<T>(
   if (folders.length > 1) merged.results.sort((a, b) => b.result.score - a.result.score);
   if (options.limit !== undefined) merged.results = merged.results.slice(0, options.limit);
   return merged;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Whether re-reading a file changed what the index holds for it. */

@@ -9,6 +9,7 @@ import { IndexKeeper, type KeeperEvent, type KeeperStatus } from '../core/index-
 import { isGitInternal } from '../core/crawl/ignore-rules.ts';
 import { INDEX_DIR } from '../core/indexer.ts';
 import { FolderWatcher } from './watch.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 export interface IndexServiceOptions {
   /** The folder to index; without it, the one `dbFile` was built from. */
@@ -69,7 +70,7 @@ export class IndexService {
 
   private startOwning(): void {
     this.log(`indexing ${this.keeper.root}`);
-    void this.keeper.sync().catch((error: unknown) => this.log(`initial index failed: ${describe(error)}`));
+    void this.keeper.sync().catch((error: unknown) => this.log(`initial index failed: ${errorMessage(error)}`));
     if (this.options.watch ?? true) this.startWatching();
   }
 
@@ -97,7 +98,7 @@ export class IndexService {
       this.watcher.start();
     } catch (error) {
       this.watcher = undefined;
-      this.watcherNotices.push(`No file watcher (${describe(error)}); changes are picked up by reindex or on search.`);
+      this.watcherNotices.push(`No file watcher (${errorMessage(error)}); changes are picked up by reindex or on search.`);
     }
   }
 
@@ -133,8 +134,4 @@ export function relativeToRoot(root: string, given: string): string | undefined 
 
 export function isDirectory(file: string): boolean {
   return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

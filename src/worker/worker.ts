@@ -26,6 +26,7 @@ import {
   type SearchAnswer,
   type WorkerEvent,
 } from '../protocol/worker.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs inside a worker_thread');
@@ -276,7 +277,7 @@ port.on('message', (received: unknown) => {
       (value) => post({ type: 'response', id, ok: true, value }),
       (error: unknown) => {
         const code = error instanceof RequestError ? error.code : 'failed';
-        const text = error instanceof Error ? error.message : String(error);
+        const text = errorMessage(error);
         post({ type: 'response', id, ok: false, error: { code, message: text } });
       },
     )

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../error-message.ts';
 
 export type Db = Database.Database;
 
@@ -95,7 +96,7 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
     return { db: openChecked(file, options.readonly ?? false) };
   } catch (error) {
     if (file === ':memory:' || options.readonly || isBusy(error)) throw error;
-    const problem = error instanceof UnusableDatabase ? error.message : `it could not be read (${describe(error)})`;
+    const problem = error instanceof UnusableDatabase ? error.message : `it could not be read (${errorMessage(error)})`;
     const aside = moveAside(file);
     return {
       db: openChecked(file, false),
@@ -166,8 +167,4 @@ export function isDiskFull(error: unknown): boolean {
 
 function sqliteCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error ? String(error.code) : undefined;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
