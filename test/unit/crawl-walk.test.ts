@@ -97,14 +97,18 @@ test('a folder deleted mid-walk is reported as vanished and the walk goes on', a
 
 test('a folder replaced by a file mid-walk does not stop the walk', async () => {
   const root = makeTree({ '0.txt': '', 'dir/a.txt': '', 'z.txt': '' });
+  const moved = `${root}-dir-moved`;
   const seen: string[] = [];
   for await (const entry of crawl(root, OPTIONS)) {
     seen.push(...summary([entry]));
     if (seen.length === 1) {
-      fs.rmSync(path.join(root, 'dir'), { recursive: true });
+      // Moved away in one step: the walk lists folders ahead on the thread pool, and a listing
+      // taken while `rm -r` had emptied the folder but not yet removed it would be neither.
+      fs.renameSync(path.join(root, 'dir'), moved);
       fs.writeFileSync(path.join(root, 'dir'), 'now a file');
     }
   }
+  fs.rmSync(moved, { recursive: true });
   assert.equal(seen.at(-1), 'z.txt');
   assert.ok(seen.includes('dir: vanished') || seen.includes('dir/a.txt: vanished'), seen.join(', '));
 });
