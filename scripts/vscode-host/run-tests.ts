@@ -54,6 +54,8 @@ const label = args.label ?? (args.tests ? 'integration' : 'ui');
 const timeoutMs = Number(args['timeout-seconds']) * 1000;
 const extensionDir = resolve(args.extension);
 const resultsDir = join(projectRoot, 'test-results', label);
+/** How long code-server keeps the extension host of a page that vanished (see its launch below). */
+const RECONNECTION_GRACE_SECONDS = 5;
 
 if (!isInstalled()) {
   console.error('code-server is not installed: run `node scripts/vscode-host/install.ts` first');
@@ -133,6 +135,12 @@ async function startCodeServer(port: number): Promise<void> {
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
+      // A page that closes without saying goodbye on its extension host's socket (it happens now
+      // and then when Playwright closes one) keeps that host running for the grace time, three
+      // hours by default, in case it reconnects. A desktop window's host ends with the window, and
+      // the suites that close a window (two windows sharing an index) expect that.
+      '--reconnection-grace-time',
+      String(RECONNECTION_GRACE_SECONDS),
       '--vscode-option',
       'enable-smoke-test-driver',
       '--config',

@@ -126,7 +126,14 @@ suite('two windows on the same folder', () => {
     await status(b)
       .filter({ hasText: STATUS })
       .filter({ hasNotText: /read-only/ })
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: 30_000 })
+      .catch((error: unknown) => {
+        // CI keeps no log folder: say here what each window's extension host was doing.
+        const logs = workbench()
+          .extensionLogs()
+          .filter((log) => log.includes(`${name}: `));
+        throw new Error(`window B did not take the index over; the extension hosts' logs:\n${logs.join('\n----\n')}`, { cause: error });
+      });
     await find(b, 'retryWithJitter', 'retry.ts');
     writeFileSync(join(folder, 'tides.md'), '# Tides\n\nThe pelicanlighthouse blinks twice.\n');
     await find(b, 'pelicanlighthouse', 'tides.md');
