@@ -10,14 +10,14 @@ import type { ListName, SearchResult } from './types.ts';
 export interface DescribedLine {
   /** What the line is about; hosts lay lines out by it. */
   topic: 'stage' | ListName | 'rrf' | 'proximity' | 'fuzzy';
-  /** Its name as shown: `Stage`, `Porter`, `Trigram`, `Feedback`, `RRF`, `Proximity`, `Fuzzy`. */
+  /** Its name as shown: `Stage`, `Porter`, `Trigram`, `Feedback`, `Semantic`, `RRF`, `Proximity`, `Fuzzy`. */
   label: string;
   text: string;
   /** On a list's line: that list's RRF contribution, 0 if it missed the chunk, so hosts can draw the lists to one scale. */
   contribution?: number;
 }
 
-const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigram', feedback: 'Feedback' };
+const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigram', feedback: 'Feedback', semantic: 'Semantic' };
 
 /**
  * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
@@ -34,6 +34,16 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
     const contribution = e.rrf.contributions[list] ?? 0;
     const text = hit ? `#${hit.rank} · bm25 ${hit.bm25.toFixed(2)} · rrf +${contribution.toFixed(4)}` : 'not in this list';
     lines.push({ topic: list, label: LIST_LABEL[list], text, contribution });
+  }
+  // Present only when the search had a semantic list and it held this chunk.
+  if (e.semantic) {
+    const contribution = e.rrf.contributions.semantic ?? 0;
+    lines.push({
+      topic: 'semantic',
+      label: LIST_LABEL.semantic,
+      text: `#${e.semantic.rank} · cosine ${e.semantic.cosine.toFixed(3)} · rrf +${contribution.toFixed(4)}`,
+      contribution,
+    });
   }
   lines.push({ topic: 'rrf', label: 'RRF', text: `${e.rrf.score.toFixed(4)} (k = ${e.rrf.k})` });
   if (e.proximity) {

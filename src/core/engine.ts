@@ -4,16 +4,23 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions, type UpdateOutcome } from './indexer.ts';
-import { resolveIndexOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
+import { resolveIndexOptions, resolveSearchOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
 import { search } from './search/pipeline.ts';
 import { IndexLease, type LeaseOptions } from './index-lease.ts';
 import { isBusy } from './store/database.ts';
 import { IndexStore, type CatalogEntry, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { SearchResponse } from './types.ts';
+import type { EmbedderConfig } from './semantic/embedder.ts';
+import { SemanticLane, type EmbedOutcome, type EmbedProgress, type SemanticList } from './semantic/lane.ts';
+import { createEmbedder } from './semantic/providers.ts';
+import { errorMessage } from './error-message.ts';
+import { VectorStore } from './store/vectors.ts';
 
 export type EngineConfig = {
   index?: Partial<IndexOptions>;
+  /** An embedding model for the semantic lane; none: the lane is off. */
+  embedding?: EmbedderConfig;
 } &
   /** The folder to index, and optionally where its database lives (default `<root>/.fused-search/index.db`). */
   (
@@ -59,6 +66,9 @@ export class Engine {
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
   private vocabularyCache: CachedVocabulary | undefined;
+  private lane: SemanticLane | undefined;
+  /** A configured model that could not be loaded: every search says so, and answers lexically. */
+  private laneProblem: { model: string; reason: string } | undefined;
 
   /** The store and the indexer are the engine's own; hosts go through the methods below (tests may look inside). */
   readonly store: IndexStore;
@@ -84,7 +94,40 @@ export class Engine {
     }
     // Written only when it changes: a window opening the index another one is writing needs no write lock.
     if (store.meta('root') !== root) store.setMeta('root', root);
-    return new Engine(store, new Indexer(store, root, options));
+    const engine = new Engine(store, new Indexer(store, root, options));
+    await engine.useEmbedding(config.embedding);
+    return engine;
+  }
+
+  /**
+   * Turns the semantic lane on with this model, or off (undefined). A model that cannot be loaded
+   * leaves the lane off and says why in every search; nothing stored is touched.
+   */
+  async useEmbedding(config: EmbedderConfig | undefined): Promise<void> {
+    this.lane = undefined;
+    this.laneProblem = undefined;
+    if (!config) return;
+    try {
+      this.lane = new SemanticLane(await createEmbedder(config), new VectorStore(this.store.db));
+    } catch (error) {
+      this.laneProblem = { model: `${config.provider}:${config.model}`, reason: errorMessage(error) };
+    }
+  }
+
+  /**
+   * Embeds the chunks that have no vector of the configured model yet (see SemanticLane); run it
+   * after indexing, never before. Undefined when no model is configured or it could not be loaded.
+   */
+  embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> | undefined {
+    return this.lane?.embedPending(options);
+  }
+
+  /** The semantic lane as a status shows it; undefined when no model is configured. */
+  semanticStatus(): { model: string; embedded: number; problem?: string } | undefined {
+    if (this.laneProblem) return { model: this.laneProblem.model, embedded: 0, problem: this.laneProblem.reason };
+    if (!this.lane) return undefined;
+    const problem = this.lane.lastFailure;
+    return { model: this.lane.model, ...this.lane.coverage(), ...(problem ? { problem } : {}) };
   }
 
   get root(): string {
@@ -164,8 +207,10 @@ export class Engine {
    * changed or vanished since it was indexed, it is brought up to date and the search runs again,
    * so a result never points at a deleted file or at lines the file no longer has.
    */
-  async search(query: string, options?: SearchOptionsInput): Promise<SearchResponse> {
-    const first = this.searchIndexed(query, options);
+  async search(query: string, options?: SearchOptionsInput, { refreshStale = true }: { refreshStale?: boolean } = {}): Promise<SearchResponse> {
+    const semantic = await this.semanticList(query, options);
+    const first = this.searchIndexed(query, options, semantic);
+    if (!refreshStale) return first;
     const stale = await this.staleFiles(first.results.map((result) => result.path));
     if (stale.length === 0) return first;
     try {
@@ -178,12 +223,20 @@ export class Engine {
       const skip = new Set(stale);
       return { ...first, results: first.results.filter((result) => !skip.has(result.path)) };
     }
-    return this.searchIndexed(query, options);
+    return this.searchIndexed(query, options, semantic);
   }
 
-  /** Searches what the index holds, without looking at the files. */
-  searchIndexed(query: string, options?: SearchOptionsInput): SearchResponse {
-    return search({ store: this.store, vocabulary: () => this.vocabulary() }, query, options);
+  /** Searches what the index holds, without looking at the files; `semantic` is the lane's list for this query, if any. */
+  searchIndexed(query: string, options?: SearchOptionsInput, semantic?: SemanticList): SearchResponse {
+    return search({ store: this.store, vocabulary: () => this.vocabulary(), ...(semantic ? { semantic } : {}) }, query, options);
+  }
+
+  /** The query's nearest chunks by meaning, deep enough for a filtered search; undefined when the lane is off or not asked for. */
+  private async semanticList(query: string, input: SearchOptionsInput | undefined): Promise<SemanticList | undefined> {
+    if (this.laneProblem) return { model: this.laneProblem.model, skipped: this.laneProblem.reason };
+    const options = resolveSearchOptions(input);
+    if (!this.lane || !options.stages.semantic || options.listWeights.semantic === 0 || query.trim() === '') return undefined;
+    return this.lane.nearest(query, Math.max(options.candidateDepth, 8 * options.limit, 40));
   }
 
   /**

@@ -100,6 +100,9 @@ export const SEARCH_OPTION_SCHEMAS = {
       porter: number(0).default(1).describe('Weight of the Porter (stemmed words) list in the fused score.'),
       trigram: number(0).default(0.5).describe('Weight of the trigram (substring) list in the fused score.'),
       feedback: number(0).default(0.5).describe('Weight of the feedback list (words the best first results share) in the fused score; 0 turns feedback off.'),
+      semantic: number(0)
+        .default(0.5)
+        .describe("Weight of the semantic list (the chunks nearest the query's meaning, when an embedding model is configured) in the fused score."),
     })
     .prefault({}),
   rerankWindow: wholeNumber(0).default(0).describe('How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit).'),
@@ -111,6 +114,7 @@ export const SEARCH_OPTION_SCHEMAS = {
       trigram: z.boolean().default(true),
       proximity: z.boolean().default(true),
       feedback: z.boolean().default(true),
+      semantic: z.boolean().default(true),
     })
     .prefault({})
     .describe('Turn single stages off, for ablations and for the UI\'s "why" views.'),
@@ -227,6 +231,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
       porter: validOrDefault(weights.porter, input.listWeights?.porter),
       trigram: validOrDefault(weights.trigram, input.listWeights?.trigram),
       feedback: validOrDefault(weights.feedback, input.listWeights?.feedback),
+      semantic: validOrDefault(weights.semantic, input.listWeights?.semantic),
     },
     rerankWindow: validOrDefault(s.rerankWindow, input.rerankWindow) || Math.max(30, 3 * limit),
     titleColumnWeight: validOrDefault(s.titleColumnWeight, input.titleColumnWeight),
@@ -236,6 +241,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
       trigram: validOrDefault(stages.trigram, input.stages?.trigram),
       proximity: validOrDefault(stages.proximity, input.stages?.proximity),
       feedback: validOrDefault(stages.feedback, input.stages?.feedback),
+      semantic: validOrDefault(stages.semantic, input.stages?.semantic),
     },
     filters: input.filters ?? {},
   };

@@ -35,14 +35,25 @@ export type SkipReason =
 
 export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
 
-/** Which pipeline stage put a result where it is. */
-export type Stage = 'rrf' | 'proximity' | 'fuzzy';
+/** Which pipeline stage put a result where it is; `semantic`: only the embedding model's list found it. */
+export type Stage = 'rrf' | 'proximity' | 'fuzzy' | 'semantic';
 
 /**
  * The lexical lists fused by RRF: the query's words through the Porter and the trigram index,
  * and the feedback words of a first pass through the Porter index.
  */
-export type ListName = 'porter' | 'trigram' | 'feedback';
+export type LexicalList = 'porter' | 'trigram' | 'feedback';
+
+/** Every list RRF fuses: the lexical ones and, when an embedding model is configured, the semantic list. */
+export type ListName = LexicalList | 'semantic';
+
+/** A chunk's place in the semantic list: the chunks nearest the query's vector. */
+export interface SemanticHit {
+  /** 1-based. */
+  rank: number;
+  /** Cosine similarity of the chunk's vector and the query's, -1–1. */
+  cosine: number;
+}
 
 /** A chunk's place in one lexical list. */
 export interface ListHit {
@@ -73,8 +84,9 @@ export interface ProximityExplanation {
   /** The total boost: the rerank multiplies the fused score by 1 + boost (and by √lexical). */
   boost: number;
   /**
-   * How strongly the query's own lists matched, 0–1: each list's BM25 over its best in this
-   * search, averaged with the list weights. The rerank multiplies by its square root.
+   * How strongly the query's own lists matched, 0–1: each list's BM25 (the semantic list's
+   * cosine) over its best in this search, averaged with the list weights. The rerank multiplies
+   * by its square root.
    */
   lexical: number;
   /** 1-based rank after fusion, before the rerank. */
@@ -93,6 +105,7 @@ export interface Explanation {
   porter?: ListHit;
   trigram?: ListHit;
   feedback?: ListHit;
+  semantic?: SemanticHit;
   rrf: RrfExplanation;
   proximity?: ProximityExplanation;
   fuzzy?: FuzzyExplanation;
@@ -122,6 +135,11 @@ export interface SearchResponse {
   corrections: Array<[string, string]>;
   /** The words pseudo-relevance feedback searched besides the query's own; empty if it did not run. */
   feedbackWords: string[];
+  /**
+   * Set when an embedding model is configured: which one, and why its list sat this search out
+   * (slow, missing or failing model), if it did. The search then answered from the lexical lists.
+   */
+  semantic?: { model: string; skipped?: string };
   /** How many candidates the fused list held before slicing to the limit. */
   candidates: number;
   /** Milliseconds spent answering. */

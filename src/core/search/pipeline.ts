@@ -1,9 +1,12 @@
-// The fused search, step by step: terms → Porter and trigram lists → RRF → proximity rerank →
-// fuzzy retry. Each result carries the numbers of every stage that touched it.
+// The fused search, step by step: terms → Porter and trigram lists (and the semantic list, when
+// the caller brings one) → RRF → proximity rerank → fuzzy retry. Each result carries the numbers
+// of every stage that touched it.
 
 import { resolveSearchOptions, type SearchOptions, type SearchOptionsInput } from '../options.ts';
 import type { IndexStore, ListRow, StoredChunk } from '../store/store.ts';
-import type { Explanation, ListName, SearchResponse, SearchResult, Stage } from '../types.ts';
+import type { SemanticList } from '../semantic/lane.ts';
+import type { NearestChunk } from '../store/vectors.ts';
+import type { Explanation, LexicalList, ListName, SearchResponse, SearchResult, Stage } from '../types.ts';
 import { compileFilter, isFiltered } from './filters.ts';
 import { fuse, type FusedCandidate } from './fuse.ts';
 import type { Correction, Vocabulary } from './fuzzy.ts';
@@ -18,6 +21,11 @@ export interface SearchContext {
   store: IndexStore;
   /** The index vocabulary for typo correction; built lazily, because only the retry needs it. */
   vocabulary(): Vocabulary;
+  /**
+   * The chunks nearest the query by meaning, computed by the caller (embedding the query is
+   * asynchronous; the pipeline is not), or why the semantic lane sat this search out.
+   */
+  semantic?: SemanticList;
 }
 
 /** One ranked chunk inside a single run of the pipeline (the typed query, or the corrected one). */
@@ -38,7 +46,8 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   const started = performance.now();
   const options = resolveSearchOptions(input);
   const terms = parseQuery(query);
-  const typed = run(context.store, terms, options);
+  const semantic = context.semantic && 'rows' in context.semantic && options.stages.semantic ? context.semantic.rows : undefined;
+  const typed = run(context.store, terms, semantic, options);
   let ranked = typed.ranked;
   let corrections: Array<[string, string]> = [];
   let { feedbackWords } = typed;
@@ -46,14 +55,15 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   const retry = options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0) ? correct(context, terms) : undefined;
   if (retry && retry.corrections.length > 0) {
     corrections = retry.corrections;
-    const corrected = run(context.store, retry.terms, options);
+    const corrected = run(context.store, retry.terms, semantic, options);
     ranked = merge(ranked, corrected.ranked);
     feedbackWords = corrected.feedbackWords;
   }
 
   const pieces = prepare(terms.pieces);
   const results = ranked.slice(0, options.limit).map((entry) => toResult(entry, entry.occurrences ?? findOccurrences(entry.chunk.text, pieces), corrections));
-  return { results, corrections, feedbackWords, candidates: typed.candidates, elapsedMs: performance.now() - started };
+  const lane = context.semantic && { model: context.semantic.model, ...('skipped' in context.semantic ? { skipped: context.semantic.skipped } : {}) };
+  return { results, corrections, feedbackWords, ...(lane ? { semantic: lane } : {}), candidates: typed.candidates, elapsedMs: performance.now() - started };
 }
 
 interface Run {
@@ -66,16 +76,17 @@ interface Run {
  * One query through the lists, fusion and rerank; then, when feedback is on, once more with a
  * third list: the feedback words of the first ranking's best chunks.
  */
-function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run {
+function run(store: IndexStore, terms: QueryTerms, semanticRows: readonly NearestChunk[] | undefined, options: SearchOptions): Run {
   if (terms.words.length === 0) return { ranked: [], candidates: 0, feedbackWords: [] };
   const filtered = isFiltered(options.filters);
   const depth = filtered ? Math.max(options.candidateDepth, 8 * options.limit, 40) : options.candidateDepth;
-  const lists: Partial<Record<ListName, ListRow[]>> = {};
+  const semantic = semanticRows?.slice(0, depth);
+  const lists: Partial<Record<LexicalList, ListRow[]>> = {};
   if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleColumnWeight);
   if (options.stages.trigram) lists.trigram = trigramList(store, terms, depth, options.titleColumnWeight);
   const pieces = prepare(terms.pieces);
   const proximity = options.stages.proximity ? { pieces, pieceIdf: pieceIdf(store, pieces) } : undefined;
-  const first = rank(store, lists, options, proximity);
+  const first = rank(store, lists, semantic, options, proximity);
   if (!options.stages.feedback || !wantsFeedback(terms) || first.ranked.length === 0) return { ...first, feedbackWords: [] };
   const words = feedbackWords(
     store,
@@ -86,7 +97,7 @@ function run(store: IndexStore, terms: QueryTerms, options: SearchOptions): Run 
   lists.feedback = feedbackList(store, words, depth, options.titleColumnWeight);
   // The second ranking mostly holds the same chunks; where the query's pieces occur in them is already known.
   const measured = new Map(first.ranked.flatMap((entry) => (entry.occurrences ? [[entry.chunk.id, entry.occurrences] as const] : [])));
-  return { ...rank(store, lists, options, proximity && { ...proximity, measured }), feedbackWords: words };
+  return { ...rank(store, lists, semantic, options, proximity && { ...proximity, measured }), feedbackWords: words };
 }
 
 /** What the proximity rerank needs of the query, computed once per run. */
@@ -100,15 +111,17 @@ interface ProximityTerms {
 
 /**
  * Fusion of the lists, the filters, and the proximity rerank of the best fused candidates. A
- * chunk only the feedback list found is left out: every result holds some of the query's words.
+ * chunk only the feedback list found is left out: every result holds some of the query's words,
+ * or is among the chunks nearest its meaning.
  */
 function rank(
   store: IndexStore,
-  lists: Partial<Record<ListName, ListRow[]>>,
+  lists: Partial<Record<LexicalList, ListRow[]>>,
+  semantic: readonly NearestChunk[] | undefined,
   options: SearchOptions,
   proximity: ProximityTerms | undefined,
 ): Omit<Run, 'feedbackWords'> {
-  const fused = fuse(lists, options.rrfK, options.listWeights).filter((candidate) => QUERY_LISTS.some((name) => candidate.lists[name]));
+  const fused = fuse(lists, semantic, options.rrfK, options.listWeights).filter((candidate) => QUERY_LISTS.some((name) => candidate.lists[name]));
   const accept = compileFilter(options.filters);
   const window = Math.max(options.rerankWindow, options.limit);
   const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate }> = [];
@@ -125,11 +138,11 @@ function rank(
       fused: c,
       score: c.score,
       explain: { ...c.lists, rrf: explainRrf(c) },
-      stage: 'rrf',
+      stage: onlyBySemantic(c) ? 'semantic' : 'rrf',
     }));
     return { ranked, candidates: fused.length };
   }
-  const lexical = lexicalStrength(lists, options.listWeights);
+  const lexical = matchStrength(lists, semantic, options.listWeights);
   const reranked = rerank(
     pool.map(({ chunk, fused: c }) => ({
       id: c.id,
@@ -151,29 +164,49 @@ function rank(
     score: entry.score,
     occurrences: entry.occurrences,
     explain: { ...entry.candidate.fused.lists, rrf: explainRrf(entry.candidate.fused), proximity: entry.proximity },
-    stage: entry.proximity.finalRank < entry.proximity.fusedRank ? 'proximity' : 'rrf',
+    stage: onlyBySemantic(entry.candidate.fused) ? 'semantic' : entry.proximity.finalRank < entry.proximity.fusedRank ? 'proximity' : 'rrf',
   }));
   return { ranked, candidates: fused.length };
 }
 
-/** The lists that search the query's own words; the feedback list searches other words. */
-const QUERY_LISTS = ['porter', 'trigram'] as const;
+/** The lists that search for the query itself: its words, and its meaning. The feedback list searches other words. */
+const QUERY_LISTS = ['porter', 'trigram', 'semantic'] as const;
+
+function onlyBySemantic(candidate: FusedCandidate): boolean {
+  return candidate.lists.semantic !== undefined && !candidate.lists.porter && !candidate.lists.trigram;
+}
 
 /**
- * How strongly the query's own lists matched a candidate, 0–1: each list's BM25 over the best
- * BM25 that list found, averaged with the list weights; a list that missed the candidate counts 0.
+ * How strongly the query's own lists matched a candidate, 0–1: each list's BM25 (the semantic
+ * list's cosine) over the best that list found, averaged with the list weights; a list that
+ * missed the candidate counts 0. Without the semantic list's part, a chunk only it found would
+ * score 0 here and the rerank would sink it whatever its cosine.
  */
-function lexicalStrength(lists: Partial<Record<ListName, ListRow[]>>, listWeights: Record<ListName, number>): (candidate: FusedCandidate) => number {
-  const ran = QUERY_LISTS.filter((name) => lists[name] && listWeights[name] > 0);
-  const best = new Map(ran.map((name) => [name, Math.max(0, ...lists[name]!.map((row) => -row.bm25))]));
+function matchStrength(
+  lists: Partial<Record<LexicalList, ListRow[]>>,
+  semantic: readonly NearestChunk[] | undefined,
+  listWeights: Record<ListName, number>,
+): (candidate: FusedCandidate) => number {
+  const scores: Partial<Record<ListName, (candidate: FusedCandidate) => number | undefined>> = {};
+  for (const name of ['porter', 'trigram'] as const) {
+    const rows = lists[name];
+    if (rows) scores[name] = (candidate) => (candidate.lists[name] ? -candidate.lists[name].bm25 : undefined);
+  }
+  if (semantic) scores.semantic = (candidate) => candidate.lists.semantic?.cosine;
+  const best: Partial<Record<ListName, number>> = {
+    porter: Math.max(0, ...(lists.porter ?? []).map((row) => -row.bm25)),
+    trigram: Math.max(0, ...(lists.trigram ?? []).map((row) => -row.bm25)),
+    semantic: Math.max(0, ...(semantic ?? []).map((row) => row.cosine)),
+  };
+  const ran = QUERY_LISTS.filter((name) => scores[name] && listWeights[name] > 0);
   const totalWeight = ran.reduce((sum, name) => sum + listWeights[name], 0);
   return (candidate) => {
     if (totalWeight === 0) return 1;
     let sum = 0;
     for (const name of ran) {
-      const hit = candidate.lists[name];
-      const top = best.get(name)!;
-      if (hit && top > 0) sum += listWeights[name] * (-hit.bm25 / top);
+      const score = scores[name]!(candidate);
+      const top = best[name]!;
+      if (score !== undefined && top > 0) sum += listWeights[name] * Math.max(0, score / top);
     }
     return sum / totalWeight;
   };

@@ -1,0 +1,135 @@
+// The semantic lane: an embedding model's nearest chunks as one more list in the fusion. It never
+// stands in front of lexical search:
+//
+// - Embedding runs after indexing, in batches, as a pass that can be stopped at any batch and
+//   resumed later from what the database says is missing (a kill loses at most one batch).
+// - A query is embedded within a time budget, and cached; a slow, missing or failing model makes
+//   the search answer from the lexical lists alone and say why. After a failure the model is
+//   left alone for a while, so each keystroke does not wait out the same timeout again.
+
+import { errorMessage } from '../error-message.ts';
+import type { NearestChunk, VectorStore } from '../store/vectors.ts';
+import { EmbedderError, type Embedder } from './embedder.ts';
+
+/** What the pipeline receives: the nearest chunks, or why there are none this time. */
+export type SemanticList = { model: string; rows: NearestChunk[] } | { model: string; skipped: string };
+
+export interface EmbedProgress {
+  /** Contents embedded so far in this pass, and how many were missing when it started. */
+  done: number;
+  total: number;
+}
+
+export interface EmbedOutcome {
+  embedded: number;
+  /** Set when the pass stopped on an error (the rest waits for the next pass); absent when it finished or was stopped. */
+  failed?: string;
+}
+
+/** How long a query waits for its vector before the search goes on without the lane. */
+export const DEFAULT_QUERY_BUDGET_MS = 300;
+/** After a failure, queries skip the model this long instead of waiting for it again. */
+const FAILURE_COOLDOWN_MS = 30_000;
+const QUERY_CACHE_SIZE = 128;
+
+export class SemanticLane {
+  readonly embedder: Embedder;
+  private readonly vectors: VectorStore;
+  private readonly queryBudgetMs: number;
+  private readonly now: () => number;
+  private readonly queryCache = new Map<string, Float32Array>();
+  private failure: { message: string; until: number } | undefined;
+
+  constructor(embedder: Embedder, vectors: VectorStore, options: { queryBudgetMs?: number; now?: () => number } = {}) {
+    this.embedder = embedder;
+    this.vectors = vectors;
+    this.queryBudgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  get model(): string {
+    return this.embedder.modelId;
+  }
+
+  /** The last failure a query or a pass met, while queries still skip the model for it. */
+  get lastFailure(): string | undefined {
+    return this.failure && this.failure.until > this.now() ? this.failure.message : undefined;
+  }
+
+  /**
+   * Embeds every chunk whose content has no vector of this model yet, batch by batch, then drops
+   * vectors nothing holds any more (and other models'). Aborting stops after the batch in flight;
+   * what was stored stays.
+   */
+  async embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> {
+    const { signal, onProgress } = options;
+    const model = this.model;
+    this.vectors.ensureSchema();
+    this.vectors.hashNewChunks();
+    const total = this.vectors.countPending(model);
+    let done = 0;
+    let afterId = 0;
+    onProgress?.({ done, total });
+    for (;;) {
+      if (signal?.aborted) return { embedded: done };
+      const batch = this.vectors.pending(model, afterId, this.embedder.batchSize);
+      if (batch.length === 0) break;
+      let vectors: Float32Array[];
+      try {
+        vectors = await this.embedder.embed(
+          batch.map((chunk) => embeddingText(chunk.title, chunk.text)),
+          signal,
+        );
+      } catch (error) {
+        if (error instanceof EmbedderError && error.kind === 'aborted') return { embedded: done };
+        const message = errorMessage(error);
+        this.failure = { message, until: this.now() + FAILURE_COOLDOWN_MS };
+        return { embedded: done, failed: message };
+      }
+      this.vectors.put(
+        model,
+        batch.map((chunk, i) => ({ hash: chunk.hash, vector: vectors[i]! })),
+      );
+      done += batch.length;
+      afterId = batch.at(-1)!.chunkId;
+      onProgress?.({ done, total: Math.max(total, done) });
+    }
+    this.vectors.removeStale(model);
+    this.failure = undefined;
+    return { embedded: done };
+  }
+
+  /** Chunks of the index and how many have this model's vector. */
+  coverage(): { embedded: number } {
+    return { embedded: this.vectors.countEmbedded(this.model) };
+  }
+
+  /** The `limit` chunks nearest the query, or the reason the lane sits this search out. */
+  async nearest(query: string, limit: number): Promise<SemanticList> {
+    const model = this.model;
+    const failed = this.lastFailure;
+    if (failed) return { model, skipped: `the embedding model failed recently: ${failed}` };
+    const key = query.trim();
+    let vector = this.queryCache.get(key);
+    if (!vector) {
+      const budget = AbortSignal.timeout(this.queryBudgetMs);
+      try {
+        [vector] = await this.embedder.embed([key], budget);
+      } catch (error) {
+        if (budget.aborted) return { model, skipped: `the embedding model did not answer within ${this.queryBudgetMs} ms` };
+        const message = errorMessage(error);
+        this.failure = { message, until: this.now() + FAILURE_COOLDOWN_MS };
+        return { model, skipped: message };
+      }
+      if (!vector) return { model, skipped: 'the embedding model answered no vector' };
+      this.queryCache.set(key, vector);
+      if (this.queryCache.size > QUERY_CACHE_SIZE) this.queryCache.delete(this.queryCache.keys().next().value!);
+    }
+    return { model, rows: this.vectors.nearest(model, vector, limit) };
+  }
+}
+
+/** What a chunk is embedded as: its title (symbol or heading path) says what the text is about. */
+function embeddingText(title: string, text: string): string {
+  return title ? `${title}\n${text}` : text;
+}

@@ -1,0 +1,271 @@
+// The semantic lane with real models: USE-lite behind a local server that speaks Ollama's and
+// OpenAI's protocols (helpers/embedding-server.ts), and model2vec's published test models for the
+// in-process `static` loader. What a user notices: a question that shares no word with the code
+// finds it, every result says what the lane did, and a slow, missing or broken model never costs
+// a lexical answer or a stored vector.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeAsText } from '../../src/core/describe.ts';
+import { Engine } from '../../src/core/engine.ts';
+import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
+import { createEmbedder } from '../../src/core/semantic/providers.ts';
+import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-server.ts';
+import { treeMaker } from './helpers/temp-tree.ts';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/model2vec/', import.meta.url));
+const makeTree = treeMaker('fused-semantic-');
+
+// None of the concept query's words is in any file, stemmed or not. USE-lite is a small model:
+// it ranks the rate limiter first for this phrasing (cosine 0.23 against 0.20 for the deploy notes).
+const WORKSPACE = {
+  'src/rate_limit.ts': [
+    '/** Rate limiting: each client may make at most `perSecond` calls a second; extra calls are refused until the bucket refills. */',
+    'export function rateLimit(bucket: { tokens: number; perSecond: number }): boolean {',
+    '  if (bucket.tokens <= 0) return false;',
+    '  bucket.tokens -= 1;',
+    '  return true;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/chart.ts': [
+    '/** Draws the legend of a bar chart, one coloured swatch per series. */',
+    'export function drawLegend(series: string[], colours: string[]): string {',
+    '  return series.map((name, i) => `<span style="color:${colours[i]}">${name}</span>`).join(\'\');',
+    '}',
+    '',
+  ].join('\n'),
+  'docs/deploy.md': '# Deploying\n\nRoll the cluster one node at a time and watch the dashboards.\n',
+  'src/csv.ts':
+    "/** Splits one line of a comma-separated file into its fields. */\nexport function splitFields(line: string): string[] {\n  return line.split(',');\n}\n",
+};
+const CONCEPT_QUERY = 'how is traffic throttled';
+
+let server: EmbeddingServer;
+before(async () => {
+  server = await startEmbeddingServer();
+});
+after(async () => {
+  await server.close();
+});
+
+const engines: Engine[] = [];
+after(() => {
+  for (const engine of engines) engine.close();
+});
+
+async function indexed(files: Record<string, string>, embedding: EmbedderConfig): Promise<Engine> {
+  const engine = await Engine.open({ root: makeTree(files), embedding });
+  engines.push(engine);
+  await engine.sync();
+  return engine;
+}
+
+function ollama(extra: Partial<EmbedderConfig> = {}): EmbedderConfig {
+  return { provider: 'ollama', model: 'use-lite', endpoint: server.url, ...extra };
+}
+
+function vectorRows(engine: Engine): Array<{ model: string; hash: Buffer; bytes: number }> {
+  return engine.store.db.prepare('SELECT model, hash, length(vector) AS bytes FROM vectors').all() as Array<{ model: string; hash: Buffer; bytes: number }>;
+}
+
+/** Every chunk's content has exactly one vector of `model`, and no vector belongs to no chunk. */
+function assertIntact(engine: Engine, model: string): void {
+  const db = engine.store.db;
+  const missing = db
+    .prepare(
+      'SELECT count(*) FROM chunks c LEFT JOIN chunk_hashes h ON h.chunk_id = c.id LEFT JOIN vectors v ON v.hash = h.hash AND v.model = ? WHERE v.hash IS NULL',
+    )
+    .pluck()
+    .get(model);
+  const orphans = db.prepare('SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM chunk_hashes h WHERE h.hash = v.hash)').pluck().get();
+  assert.equal(missing, 0, 'every chunk has a vector');
+  assert.equal(orphans, 0, 'no vector outlives its chunks');
+}
+
+test('a question that shares no word with the code finds it through an Ollama model, and the result says how', async () => {
+  const engine = await indexed(WORKSPACE, ollama());
+  const lexicalOnly = await engine.search(CONCEPT_QUERY);
+  assert.deepEqual(lexicalOnly.results, [], 'before embedding, no list finds it: the words are not there');
+
+  const outcome = await engine.embedPending();
+  assert.equal(outcome?.failed, undefined);
+  assert.equal(outcome?.embedded, engine.stats().chunks);
+  assertIntact(engine, 'ollama:use-lite');
+
+  const answer = await engine.search(CONCEPT_QUERY);
+  const top = answer.results[0];
+  assert.equal(top?.path, 'src/rate_limit.ts');
+  assert.equal(top.stage, 'semantic');
+  assert.equal(top.explain.semantic?.rank, 1);
+  assert.ok(top.explain.semantic.cosine > 0.2, `cosine ${top.explain.semantic.cosine}`);
+  assert.deepEqual(answer.semantic, { model: 'ollama:use-lite' });
+  assert.match(describeAsText(top).join('\n'), /Semantic: #1 · cosine 0\.\d{3} · rrf \+0\.\d{4}/);
+  assert.match(describeAsText(top).join('\n'), /Stage: semantic/);
+});
+
+test('a chunk both lists find keeps its lexical stage, with the semantic rank beside Porter and trigram', async () => {
+  const engine = await indexed(WORKSPACE, ollama());
+  await engine.embedPending();
+  const top = (await engine.search('bar chart legend colours')).results[0];
+  assert.equal(top?.path, 'src/chart.ts');
+  assert.notEqual(top.stage, 'semantic');
+  assert.ok(top.explain.porter && top.explain.semantic, 'found by words and by meaning');
+  const lines = describeAsText(top);
+  assert.ok(lines.some((line) => line.startsWith('Porter: #1')) && lines.some((line) => line.startsWith('Semantic: #')), lines.join('\n'));
+});
+
+test('an OpenAI-compatible endpoint with a key works, and a refused key is named without the key and costs no lexical answer', async () => {
+  server.behaviour.apiKey = 'sk-test-right-key';
+  try {
+    const engine = await indexed(WORKSPACE, { provider: 'openai', model: 'use-lite', endpoint: `${server.url}/v1`, apiKey: 'sk-test-right-key' });
+    assert.equal((await engine.embedPending())?.failed, undefined);
+    assert.equal((await engine.search(CONCEPT_QUERY)).results[0]?.path, 'src/rate_limit.ts');
+
+    const refused = await indexed(WORKSPACE, { provider: 'openai', model: 'use-lite', endpoint: `${server.url}/v1`, apiKey: 'sk-test-wrong-key' });
+    const outcome = await refused.embedPending();
+    assert.match(outcome?.failed ?? '', /refused the API key \(HTTP 401/);
+    assert.doesNotMatch(outcome?.failed ?? '', /sk-test-wrong-key/, 'the key is never in a message');
+    assert.equal(vectorRows(refused).length, 0);
+    const answer = await refused.search('bar chart legend');
+    assert.equal(answer.results[0]?.path, 'src/chart.ts', 'lexical search answers as before');
+    assert.match(answer.semantic?.skipped ?? '', /refused the API key/);
+  } finally {
+    delete server.behaviour.apiKey;
+  }
+});
+
+test('an unchanged chunk is never embedded twice: not on a second pass, not after a rename; a save re-embeds only what changed', async () => {
+  const engine = await indexed(WORKSPACE, ollama());
+  await engine.embedPending();
+  const asked = () => server.requests.flat().length;
+  let before = asked();
+  assert.equal((await engine.embedPending())?.embedded, 0);
+  assert.equal(asked(), before);
+
+  fs.renameSync(path.join(engine.root, 'src/csv.ts'), path.join(engine.root, 'src/fields.ts'));
+  await engine.sync();
+  assert.equal((await engine.embedPending())?.embedded, 0, 'the renamed file keeps its vectors');
+  assert.equal(asked(), before);
+  assertIntact(engine, 'ollama:use-lite');
+
+  before = asked();
+  fs.appendFileSync(path.join(engine.root, 'docs/deploy.md'), '\n## Holidays\n\nOn public holidays the office is closed and nobody answers the phone.\n');
+  await engine.updateFile('docs/deploy.md');
+  const saved = await engine.embedPending();
+  assert.equal(saved?.embedded, 1, 'only the new section is embedded');
+  assert.equal(asked() - before, 1);
+  const found = (await engine.search('office closed on public holidays')).results[0];
+  assert.equal(found?.path, 'docs/deploy.md');
+  assert.match(found.title, /Holidays/);
+  assert.ok(found.explain.semantic, 'the new section is in the semantic list');
+  assertIntact(engine, 'ollama:use-lite');
+});
+
+test('an embedding pass stopped midway resumes where it stopped, with no duplicate and no orphan vector', async () => {
+  const engine = await indexed(WORKSPACE, ollama({ batchSize: 1 }));
+  const stop = new AbortController();
+  const first = await engine.embedPending({ signal: stop.signal, onProgress: ({ done }) => done === 2 && stop.abort() });
+  assert.equal(first?.embedded, 2);
+  assert.equal(vectorRows(engine).length, 2);
+  const before = server.requests.length;
+  const rest = await engine.embedPending();
+  assert.equal(rest?.embedded, engine.stats().chunks - 2, 'only the missing ones');
+  assert.equal(server.requests.length - before, engine.stats().chunks - 2);
+  assertIntact(engine, 'ollama:use-lite');
+  assert.equal(new Set(vectorRows(engine).map((row) => row.hash.toString('hex'))).size, vectorRows(engine).length);
+
+  fs.rmSync(path.join(engine.root, 'src/chart.ts'));
+  await engine.sync();
+  await engine.embedPending();
+  assertIntact(engine, 'ollama:use-lite');
+});
+
+test('a model switch never mixes vectors: the new model answers with its own, and the old ones go once it covers the index', async () => {
+  const engine = await indexed(WORKSPACE, ollama());
+  await engine.embedPending();
+  await engine.useEmbedding(ollama({ model: 'use-lite-v2' }));
+  const meanwhile = await engine.search(CONCEPT_QUERY);
+  assert.ok(
+    meanwhile.results.every((result) => !result.explain.semantic),
+    'no result of the old model is served as the new one',
+  );
+  assert.equal(meanwhile.semantic?.model, 'ollama:use-lite-v2');
+  await engine.embedPending();
+  assert.deepEqual([...new Set(vectorRows(engine).map((row) => row.model))], ['ollama:use-lite-v2']);
+  assert.equal((await engine.search(CONCEPT_QUERY)).results[0]?.path, 'src/rate_limit.ts');
+});
+
+test('an endpoint that is down, slow, rate limiting, or answering wrong vectors: a clear sentence, lexical answers, nothing stored wrong', async () => {
+  // Rate limited twice, then fine: the pass retries and finishes.
+  server.behaviour.failWith = { status: 429, failures: 2 };
+  const engine = await indexed(WORKSPACE, ollama());
+  assert.equal((await engine.embedPending())?.failed, undefined);
+  assertIntact(engine, 'ollama:use-lite');
+
+  // Wrong dimensions and NaN: the pass stops, stores nothing of that batch, and says why.
+  for (const [behaviour, message] of [
+    [{ truncateTo: 100 }, /vector of 100 dimensions where 512 were expected/],
+    [{ nan: true }, /not all numbers/],
+  ] as const) {
+    Object.assign(server.behaviour, behaviour);
+    const broken = await indexed(WORKSPACE, ollama({ dimensions: 512 }));
+    const outcome = await broken.embedPending();
+    assert.match(outcome?.failed ?? '', message);
+    assert.equal(vectorRows(broken).length, 0);
+    assert.equal((await broken.search('bar chart legend')).results[0]?.path, 'src/chart.ts');
+    delete server.behaviour.truncateTo;
+    delete server.behaviour.nan;
+  }
+
+  // Slow: the query waits its budget, then the lexical lists answer and the response says why.
+  server.behaviour.delayMs = 2_000;
+  const slowStarted = performance.now();
+  const slow = await engine.search('bar chart legend');
+  delete server.behaviour.delayMs;
+  assert.ok(performance.now() - slowStarted < 1_500, 'the search did not wait for the model');
+  assert.equal(slow.results[0]?.path, 'src/chart.ts');
+  assert.match(slow.semantic?.skipped ?? '', /did not answer within 300 ms/);
+
+  // Down: the same, with the reason.
+  const down = await startEmbeddingServer();
+  await down.close();
+  const orphaned = await indexed(WORKSPACE, { provider: 'ollama', model: 'use-lite', endpoint: down.url });
+  assert.match((await orphaned.embedPending())?.failed ?? '', /cannot be reached \(ECONNREFUSED\): is it running\?/);
+  const answer = await orphaned.search('bar chart legend');
+  assert.equal(answer.results[0]?.path, 'src/chart.ts');
+  assert.match(answer.semantic?.skipped ?? '', /cannot be reached/);
+});
+
+test('a model folder that is missing or broken: every search says so and answers lexically', async () => {
+  const missing = await indexed(WORKSPACE, { provider: 'static', model: path.join(FIXTURES, 'no-such-model') });
+  assert.equal(missing.embedPending(), undefined, 'no lane to run');
+  const answer = await missing.search('bar chart legend');
+  assert.equal(answer.results[0]?.path, 'src/chart.ts');
+  assert.match(answer.semantic?.skipped ?? '', /no readable model\.safetensors \(ENOENT\)/);
+
+  const brokenFolder = makeTree({ 'model.safetensors': 'not a model', 'tokenizer.json': '{}' });
+  const broken = await indexed(WORKSPACE, { provider: 'static', model: brokenFolder });
+  assert.match((await broken.search('bar chart legend')).semantic?.skipped ?? '', /is not a safetensors file/);
+});
+
+test('the static loader reproduces model2vec: the published vectors of its test models, plain and vocabulary-quantised', async () => {
+  const expected = (name: string) => (JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as number[][])[0]!;
+  const long = Array.from({ length: 1000 }, () => 'hello').join(' ');
+  const plain = await createEmbedder({ provider: 'static', model: path.join(FIXTURES, 'float32') });
+  const quantised = await createEmbedder({ provider: 'static', model: path.join(FIXTURES, 'vocab-quantized') });
+  for (const [embedder, text, fixture] of [
+    [plain, 'hello world', 'embeddings_short.json'],
+    [plain, long, 'embeddings_long.json'],
+    [quantised, long, 'embeddings_vocab_quantized.json'],
+  ] as const) {
+    const [vector] = await embedder.embed([text]);
+    const want = expected(fixture);
+    assert.equal(vector?.length, want.length, fixture);
+    want.forEach((value, i) => assert.ok(Math.abs(vector[i]! - value) <= 1e-5 * Math.max(1, Math.abs(value)), `${fixture}[${i}]: ${vector[i]} vs ${value}`));
+  }
+  assert.match(plain.modelId, /^static:float32@2$/);
+});
