@@ -18,8 +18,11 @@ import {
   DEFAULT_AGENT_BUDGET_BYTES,
   INDEX_OPTION_SCHEMAS,
   SEARCH_OPTION_SCHEMAS,
+  EMBEDDING_OPTION_SCHEMAS,
   filtersFor,
 } from '../core/options.ts';
+import { EMBED_API_KEY_ENV } from '../core/semantic/embedder.ts';
+import type { EmbedOutcome } from '../core/semantic/lane.ts';
 import { agentText, redactedText, redactForAgent, redactResults } from '../core/redact.ts';
 import { formatEval, formatLocate, formatResults, formatStats, formatSummary } from './format.ts';
 import { ProgressBar } from './progress.ts';
@@ -28,8 +31,8 @@ import { errorMessage } from '../core/error-message.ts';
 const USAGE = `fused-search — fused full-text search over a folder
 
 Usage:
-  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--index-secret-files] [--wait] [--json]
-  fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]]
+  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--index-secret-files] [--wait] [--json] [EMBEDDING]
+  fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]] [EMBEDDING]
   fused-search locate [TEXT] [--file FILE] [--db FILE] [--limit N] [--json]   files to look at for an issue, an error or a stack trace
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
@@ -39,6 +42,12 @@ Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats loo
 current folder and its parents. locate reads the text from --file, or from stdin when no TEXT is
 given and stdin is not a terminal. While another process keeps the index up to date (a VS Code window,
 an MCP server), index exits with status 3 and says which; --wait waits for it to let go.
+
+EMBEDDING turns on the semantic lane, a third list of the chunks nearest the query's meaning:
+  --embed ollama|openai|static --embed-model NAME|DIR [--embed-endpoint URL] [--embed-dimensions N] [--embed-batch N]
+index embeds after indexing (only chunks whose text has no vector yet) and the index remembers the
+model, so later searches and the MCP server use it without these flags. An OpenAI-compatible
+endpoint's key is read from ${EMBED_API_KEY_ENV}.
 
 Files that hold credentials (.env, private keys, .ssh/, .aws/credentials, an .npmrc with a token, ...)
 are not indexed unless --index-secret-files is given; search and locate output redacts secret-looking values.`;
@@ -68,6 +77,11 @@ const OPTIONS = {
   split: { type: 'string', default: 'test' },
   queries: { type: 'string' },
   file: { type: 'string' },
+  embed: { type: 'string' },
+  'embed-model': { type: 'string' },
+  'embed-endpoint': { type: 'string' },
+  'embed-dimensions': { type: 'string' },
+  'embed-batch': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -88,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
       const keeper = await IndexKeeper.open({
         root,
         kind: 'cli',
+        embedding: embeddingFlags(values),
         ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
         index: {
           ...(values.include ? { include: values.include } : {}),
@@ -118,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
         // Stored in a big index, so that no later `search` with a typo spends seconds building it.
         if (summary.complete) keeper.prepareVocabulary();
         bar?.done();
+        const embedded = summary.complete ? await embedWithProgress(keeper, abort.signal, !values.json) : undefined;
         if (values.json) {
           json({
             files: summary.files,
@@ -126,6 +142,7 @@ async function main(argv: string[]): Promise<number> {
             seconds: round(summary.seconds, 3),
             skipped: summary.skipped,
             secretFiles: summary.skippedFiles.filter((f) => f.reason === 'secret').map((f) => f.path),
+            ...(embedded ? { embedded: embedded.embedded, ...(embedded.failed ? { embeddingFailed: embedded.failed } : {}) } : {}),
           });
         } else {
           out(formatSummary(summary, keeper.stats()));
@@ -146,7 +163,7 @@ async function main(argv: string[]): Promise<number> {
       const fuzzy = values.fuzzy === undefined ? undefined : flag(SEARCH_OPTION_SCHEMAS.fuzzy, values.fuzzy, '--fuzzy');
       const globs = values.path === undefined ? undefined : flag(AGENT_SEARCH_INPUT.path, values.path, '--path');
       const kind = values.kind === undefined ? undefined : flag(AGENT_SEARCH_INPUT.kind, values.kind, '--kind');
-      const keeper = await IndexKeeper.open({ dbFile: existingIndex(values.db), kind: 'cli' });
+      const keeper = await IndexKeeper.open({ dbFile: existingIndex(values.db), kind: 'cli', embedding: embeddingFlags(values) });
       for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
       try {
         // Holding the lease (nobody else keeps the index), the search refreshes stale result files;
@@ -156,6 +173,7 @@ async function main(argv: string[]): Promise<number> {
           ...(fuzzy ? { fuzzy } : {}),
           filters: filtersFor(globs, kind),
         });
+        if (found.semantic?.skipped) process.stderr.write(`fused-search: the semantic list was skipped (${found.semantic.model}): ${found.semantic.skipped}\n`);
         // Whoever reads a terminal may be an agent driving it: secrets are redacted here too.
         const response = { ...found, results: redactResults(found.results, (result) => keeper.chunk(result.chunkId)?.text) };
         if (values.agent) {
@@ -304,6 +322,39 @@ function findIndex(from: string): string | undefined {
 }
 
 /** A flag's value checked against its option's schema, which also words the complaint. */
+/** The embedding model the flags name, or else the one the index was embedded with (if any). */
+function embeddingFlags(values: { embed?: string; 'embed-model'?: string; 'embed-endpoint'?: string; 'embed-dimensions'?: string; 'embed-batch'?: string }) {
+  const apiKey = process.env[EMBED_API_KEY_ENV] ? { apiKey: process.env[EMBED_API_KEY_ENV] } : {};
+  if (values.embed === undefined) {
+    if (values['embed-model'] !== undefined) throw new UsageError('--embed-model needs --embed ollama|openai|static');
+    return { asIndexed: true as const, ...apiKey };
+  }
+  const provider = flag(EMBEDDING_OPTION_SCHEMAS.provider, values.embed, '--embed');
+  const model = values['embed-model'];
+  if (!model) throw new UsageError(`--embed ${provider} needs --embed-model (${provider === 'static' ? 'the model folder' : "the model's name"})`);
+  return {
+    provider,
+    model: provider === 'static' ? path.resolve(model) : model,
+    ...(values['embed-endpoint'] ? { endpoint: values['embed-endpoint'] } : {}),
+    ...(values['embed-dimensions'] ? { dimensions: numberFlag(EMBEDDING_OPTION_SCHEMAS.dimensions, values['embed-dimensions'], '--embed-dimensions') } : {}),
+    ...(values['embed-batch'] ? { batchSize: numberFlag(EMBEDDING_OPTION_SCHEMAS.batchSize, values['embed-batch'], '--embed-batch') } : {}),
+    ...apiKey,
+  };
+}
+
+/** Runs the embedding pass the keeper started after indexing, with a line of progress on stderr. */
+async function embedWithProgress(keeper: IndexKeeper, signal: AbortSignal, show: boolean): Promise<EmbedOutcome | undefined> {
+  const line = (text: string) => show && process.stderr.isTTY && process.stderr.write(`\r\x1b[2K${text}`);
+  const outcome = await keeper.embed({
+    signal,
+    onProgress: ({ done, total }) => line(`embedding ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} chunks`),
+  });
+  line('');
+  if (outcome?.failed) process.stderr.write(`fused-search: the index is complete, but embedding stopped: ${outcome.failed}\n`);
+  else if (outcome && show) process.stderr.write(`embedded ${outcome.embedded.toLocaleString('en-US')} chunks\n`);
+  return outcome;
+}
+
 function flag<T extends z.ZodType>(schema: T, value: unknown, name: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new UsageError(`${name} ${parsed.error.issues[0]!.message}`);

@@ -19,8 +19,11 @@ import { VectorStore } from './store/vectors.ts';
 
 export type EngineConfig = {
   index?: Partial<IndexOptions>;
-  /** An embedding model for the semantic lane; none: the lane is off. */
-  embedding?: EmbedderConfig;
+  /**
+   * An embedding model for the semantic lane, or the one whose vectors the index holds (as the last
+   * complete embedding pass recorded it; the key is never recorded, so pass it again). None: off.
+   */
+  embedding?: EmbedderConfig | AsIndexed;
 } &
   /** The folder to index, and optionally where its database lives (default `<root>/.fused-search/index.db`). */
   (
@@ -62,11 +65,21 @@ interface CachedVocabulary {
   checkedAt: number;
 }
 
+/** Use the model the index was embedded with, if any. */
+export interface AsIndexed {
+  asIndexed: true;
+  apiKey?: string;
+}
+
+/** The meta key recording the embedding model of the last complete pass (no key). */
+const EMBEDDING_META = 'embedding';
+
 export class Engine {
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
   private vocabularyCache: CachedVocabulary | undefined;
   private lane: SemanticLane | undefined;
+  private embeddingConfig: EmbedderConfig | undefined;
   /** A configured model that could not be loaded: every search says so, and answers lexically. */
   private laneProblem: { model: string; reason: string } | undefined;
 
@@ -103,9 +116,11 @@ export class Engine {
    * Turns the semantic lane on with this model, or off (undefined). A model that cannot be loaded
    * leaves the lane off and says why in every search; nothing stored is touched.
    */
-  async useEmbedding(config: EmbedderConfig | undefined): Promise<void> {
+  async useEmbedding(wanted: EmbedderConfig | AsIndexed | undefined): Promise<void> {
     this.lane = undefined;
     this.laneProblem = undefined;
+    const config = wanted && 'asIndexed' in wanted ? this.embeddedWith(wanted.apiKey) : wanted;
+    this.embeddingConfig = config;
     if (!config) return;
     try {
       this.lane = new SemanticLane(await createEmbedder(config), new VectorStore(this.store.db));
@@ -119,7 +134,26 @@ export class Engine {
    * after indexing, never before. Undefined when no model is configured or it could not be loaded.
    */
   embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> | undefined {
-    return this.lane?.embedPending(options);
+    const { lane, embeddingConfig } = this;
+    if (!lane || !embeddingConfig) return undefined;
+    return lane.embedPending(options).then((outcome) => {
+      if (!outcome.failed && !options.signal?.aborted) {
+        const { apiKey: _key, ...recorded } = embeddingConfig;
+        this.store.setMeta(EMBEDDING_META, JSON.stringify(recorded));
+      }
+      return outcome;
+    });
+  }
+
+  /** The model the last complete embedding pass used, with `apiKey` added back. */
+  private embeddedWith(apiKey: string | undefined): EmbedderConfig | undefined {
+    const recorded = this.store.meta(EMBEDDING_META);
+    if (!recorded) return undefined;
+    try {
+      return { ...(JSON.parse(recorded) as EmbedderConfig), ...(apiKey ? { apiKey } : {}) };
+    } catch {
+      return undefined;
+    }
   }
 
   /** The semantic lane as a status shows it; undefined when no model is configured. */

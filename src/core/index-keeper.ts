@@ -25,12 +25,15 @@ import { quote } from './search/terms.ts';
 import { isBusy } from './store/database.ts';
 import type { IndexStats, StoredChunk } from './store/store.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
+import type { EmbedOutcome, EmbedProgress } from './semantic/lane.ts';
 import { errorMessage } from './error-message.ts';
 
 export type KeeperRole = 'owner' | 'reader';
 
 export type KeeperEvent =
   | { type: 'progress'; progress: IndexProgress }
+  /** The semantic lane's embedding pass, which runs after indexing. */
+  | { type: 'embedding'; progress: EmbedProgress }
   /** The index's content changed: files this keeper indexed (`paths`, when known), or a sync, or the holder's work seen by a reader. */
   | { type: 'changed'; paths?: string[] }
   /** This keeper took the lease (`owner`) or lost it to `holder` (`reader`). The role after `open` is in `role`. */
@@ -85,6 +88,13 @@ export class IndexBusyError extends Error {}
 /** Asked of a keeper that only reads (rebuild); the message names who keeps the index. */
 export class NotKeeperError extends Error {}
 
+/** An embedding pass in progress; later callers join it. */
+interface EmbedRun {
+  promise: Promise<EmbedOutcome | undefined>;
+  abort: AbortController;
+  listeners: Set<(progress: EmbedProgress) => void>;
+}
+
 /** A full sync in progress; later callers join it instead of starting another. */
 interface SyncRun {
   promise: Promise<IndexSummary>;
@@ -116,6 +126,9 @@ export class IndexKeeper {
   private readonly listeners = new Set<(event: KeeperEvent) => void>();
   private readonly heartbeat: NodeJS.Timeout;
   private syncRun: SyncRun | undefined;
+  private embedRun: EmbedRun | undefined;
+  /** Chunks changed while a pass ran, maybe behind its cursor: run another after it. */
+  private embedAgain = false;
   /** The tail of the queue of file changes. */
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
@@ -181,6 +194,27 @@ export class IndexKeeper {
     }
   }
 
+  /**
+   * Embeds the chunks that have no vector of the configured model yet, or joins the pass in
+   * progress (the keeper starts one after every sync and batch of changes). Aborting `signal`
+   * stops it after the batch in flight. Undefined for a reader, or with no model configured.
+   */
+  async embed(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome | undefined> {
+    if (this.currentRole !== 'owner' || this.closed) return undefined;
+    const run = this.embedRun ?? this.startEmbedding();
+    if (!run) return undefined;
+    const { onProgress, signal } = options;
+    if (onProgress) run.listeners.add(onProgress);
+    const cancel = () => run.abort.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return await run.promise;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      if (onProgress) run.listeners.delete(onProgress);
+    }
+  }
+
   /** Stops the sync in progress, if any, and waits for it to wind down. True if there was one. */
   async cancelSync(): Promise<boolean> {
     const run = this.syncRun;
@@ -225,7 +259,10 @@ export class IndexKeeper {
       }
       return changedPaths;
     });
-    if (changed.length > 0) this.emit({ type: 'changed', paths: changed });
+    if (changed.length > 0) {
+      this.emit({ type: 'changed', paths: changed });
+      this.embedInBackground();
+    }
     if (rescan) await this.sync();
     return changed;
   }
@@ -235,7 +272,10 @@ export class IndexKeeper {
     if (this.currentRole !== 'owner')
       throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}, which re-indexes changed files itself.`);
     const outcome = await this.enqueue(() => this.withBusyRetry(() => this.engine.updateFile(relPath)));
-    if (changesIndex(outcome)) this.emit({ type: 'changed', paths: [relPath] });
+    if (changesIndex(outcome)) {
+      this.emit({ type: 'changed', paths: [relPath] });
+      this.embedInBackground();
+    }
     return outcome;
   }
 
@@ -250,7 +290,7 @@ export class IndexKeeper {
     try {
       // Engine.search answers without the files it could not refresh when the disk is full or
       // another process holds the write lock.
-      return this.currentRole === 'owner' ? await this.engine.search(query, options) : this.engine.searchIndexed(query, options);
+      return await this.engine.search(query, options, { refreshStale: this.currentRole === 'owner' });
     } finally {
       this.searchesInFlight--;
     }
@@ -353,6 +393,7 @@ export class IndexKeeper {
   async rebuild(): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}; rebuild it there.`);
     await this.cancelSync();
+    await this.cancelEmbedding();
     await this.writes.catch(() => undefined);
     this.releaseLease();
     const { root, dbFile } = this.engine;
@@ -374,6 +415,7 @@ export class IndexKeeper {
     clearInterval(this.heartbeat);
     clearTimeout(this.idleTimer);
     await this.cancelSync();
+    await this.cancelEmbedding();
     await this.writes.catch(() => undefined);
     this.releaseLease();
     this.engine.close();
@@ -400,6 +442,7 @@ export class IndexKeeper {
         if (this.lease.renew(p ? { phase: p.phase, filesFound: p.filesFound, filesDone: p.filesDone } : undefined)) return;
         // Our heartbeat was late enough for another process to take over: it indexes from now on.
         this.syncRun?.abort.abort();
+        this.embedRun?.abort.abort();
         this.becomeReader(this.lease.holder());
         return;
       }
@@ -453,8 +496,61 @@ export class IndexKeeper {
       if (this.closed) return;
       this.emit({ type: 'changed' });
       this.prepareVocabularyWhenIdle();
+      this.embedInBackground();
     });
     return run;
+  }
+
+  private startEmbedding(): EmbedRun | undefined {
+    const run: EmbedRun = { abort: new AbortController(), listeners: new Set(), promise: Promise.resolve(undefined) };
+    const pass = this.engine.embedPending({
+      signal: run.abort.signal,
+      onProgress: (progress) => {
+        this.emit({ type: 'embedding', progress });
+        for (const listener of run.listeners) listener(progress);
+      },
+    });
+    if (!pass) return undefined;
+    run.promise = pass
+      .then(
+        (outcome) => {
+          if (outcome.failed) this.emit({ type: 'log', message: `embedding stopped, the rest waits for the next pass: ${outcome.failed}` });
+          if (outcome.embedded > 0) this.emit({ type: 'changed' });
+          return outcome;
+        },
+        (error: unknown) => {
+          this.emit({ type: 'log', message: `embedding failed: ${errorMessage(error)}` });
+          return undefined;
+        },
+      )
+      .finally(() => {
+        if (this.embedRun === run) this.embedRun = undefined;
+      });
+    this.embedRun = run;
+    void run.promise.then((outcome) => {
+      // A failing model is not asked again at once: the next change or sync tries it.
+      if (this.embedAgain && outcome && !outcome.failed) {
+        this.embedAgain = false;
+        this.embedInBackground();
+      }
+    });
+    return run;
+  }
+
+  /** Starts an embedding pass after indexing, or asks the running one to be followed by another. */
+  private embedInBackground(): void {
+    if (this.embedRun) {
+      this.embedAgain = true;
+      return;
+    }
+    void this.embed();
+  }
+
+  private async cancelEmbedding(): Promise<void> {
+    const run = this.embedRun;
+    if (!run) return;
+    run.abort.abort();
+    await run.promise.catch(() => undefined);
   }
 
   /**

@@ -7,6 +7,7 @@
 
 import { availableParallelism } from 'node:os';
 import { z } from 'zod/v4';
+import type { EmbedderProvider } from './semantic/embedder.ts';
 import type { FuzzyMode } from './types.ts';
 
 /**
@@ -128,6 +129,15 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = searchOptionsSchema.parse({
 export type SearchOptionsInput = Partial<Omit<SearchOptions, 'stages' | 'listWeights'>> & {
   stages?: Partial<SearchOptions['stages']>;
   listWeights?: Partial<SearchOptions['listWeights']>;
+};
+
+/** The semantic lane's embedding model, as the CLI's flags name it (src/core/semantic/embedder.ts). */
+export const EMBEDDING_OPTION_SCHEMAS = {
+  provider: oneOf(['ollama', 'openai', 'static'] as const satisfies readonly EmbedderProvider[]).describe(
+    'Who embeds: a local Ollama, an OpenAI-compatible /v1/embeddings endpoint, or a model2vec folder read in-process.',
+  ),
+  dimensions: wholeNumber(1, 8192).describe('Vector size to ask the endpoint for, and to check every answer against.'),
+  batchSize: wholeNumber(1, 2048).describe('Texts per embedding request.'),
 };
 
 /** Default total size of one answer to an agent, in UTF-8 bytes: about 2,000 tokens. */

@@ -3,6 +3,7 @@
 // applies the watcher's batches; as reader it only reads, and the keeper takes over when the holder
 // goes. Searches, status and single-file reindexing work at once either way.
 
+import { EMBED_API_KEY_ENV } from '../core/semantic/embedder.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IndexKeeper, type KeeperEvent, type KeeperStatus } from '../core/index-keeper.ts';
@@ -53,6 +54,8 @@ export class IndexService {
     const keeper = await IndexKeeper.open({
       ...where,
       kind: 'mcp',
+      // The lane answers when the index was embedded (by `fused-search index --embed …`, or another keeper).
+      embedding: { asIndexed: true, ...(process.env[EMBED_API_KEY_ENV] ? { apiKey: process.env[EMBED_API_KEY_ENV] } : {}) },
       ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
       ...(options.indexSecretFiles ? { index: { indexSecretFiles: true } } : {}),
     });

@@ -6,7 +6,9 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeAsText } from '../../src/core/describe.ts';
@@ -17,6 +19,7 @@ import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-
 import { treeMaker } from './helpers/temp-tree.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/model2vec/', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const makeTree = treeMaker('fused-semantic-');
 
 // None of the concept query's words is in any file, stemmed or not. USE-lite is a small model:
@@ -268,4 +271,25 @@ test('the static loader reproduces model2vec: the published vectors of its test 
     want.forEach((value, i) => assert.ok(Math.abs(vector[i]! - value) <= 1e-5 * Math.max(1, Math.abs(value)), `${fixture}[${i}]: ${vector[i]} vs ${value}`));
   }
   assert.match(plain.modelId, /^static:float32@2$/);
+});
+
+test('the CLI embeds after indexing, and later searches use the model the index remembers, with the semantic rank in --explain', async () => {
+  const root = makeTree(WORKSPACE);
+  // Asynchronously: the embedding server answers from this process.
+  const run = (args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { cwd: root, encoding: 'utf8' });
+  const indexed = await run(['index', '.', '--json', '--embed', 'ollama', '--embed-model', 'use-lite', '--embed-endpoint', server.url]);
+  const summary = JSON.parse(indexed.stdout) as { chunks: number; embedded: number };
+  assert.equal(summary.embedded, summary.chunks);
+
+  const found = await run(['search', CONCEPT_QUERY, '--explain', '--limit', '3']);
+  assert.match(found.stdout, /^ 1 {2}src\/rate_limit\.ts:1-\d+ +semantic +rateLimit$/m);
+  assert.match(found.stdout, /Semantic: #1 · cosine 0\.\d{3}/);
+  assert.equal(found.stderr, '');
+
+  // The model gone: the same search answers lexically and says why on stderr.
+  const closed = await startEmbeddingServer();
+  await closed.close();
+  const gone = await run(['search', 'bar chart legend', '--embed', 'ollama', '--embed-model', 'use-lite', '--embed-endpoint', closed.url]);
+  assert.match(gone.stdout, /^ 1 {2}src\/chart\.ts:1-4 +rrf/m);
+  assert.match(gone.stderr, /the semantic list was skipped \(ollama:use-lite\): .*cannot be reached/);
 });

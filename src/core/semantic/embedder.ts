@@ -53,6 +53,9 @@ export class EmbedderError extends Error {
 
 export const DEFAULT_BATCH_SIZE = 32;
 
+/** Where the CLI and the MCP server read an endpoint's API key: never a flag, which shell history and `ps` would keep. */
+export const EMBED_API_KEY_ENV = 'FUSED_SEARCH_EMBED_API_KEY';
+
 /**
  * Checks an answer's vectors and makes them unit length, so that a dot product is the cosine:
  * some endpoints normalise, others do not, and a stored vector must not depend on which.

@@ -63,7 +63,10 @@ function httpEmbedder(config: EmbedderConfig, wire: Wire): Embedder {
         if (!outcome.retry || attempt === ATTEMPTS) throw outcome.error;
         const backoff = outcome.retryAfterMs ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1);
         if (backoff > MAX_RETRY_AFTER_MS) throw outcome.error;
-        await sleep(backoff, signal);
+        // Cancelled while waiting to retry: what made it retry is the news, not the cancel.
+        await sleep(backoff, signal).catch(() => {
+          throw outcome.error;
+        });
       }
     },
   };

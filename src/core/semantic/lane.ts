@@ -81,7 +81,7 @@ export class SemanticLane {
           signal,
         );
       } catch (error) {
-        if (error instanceof EmbedderError && error.kind === 'aborted') return { embedded: done };
+        if (signal?.aborted || (error instanceof EmbedderError && error.kind === 'aborted')) return { embedded: done };
         const message = errorMessage(error);
         this.failure = { message, until: this.now() + FAILURE_COOLDOWN_MS };
         return { embedded: done, failed: message };
@@ -116,7 +116,9 @@ export class SemanticLane {
       try {
         [vector] = await this.embedder.embed([key], budget);
       } catch (error) {
-        if (budget.aborted) return { model, skipped: `the embedding model did not answer within ${this.queryBudgetMs} ms` };
+        // A model slow to answer is not failing: the next query asks it again.
+        if (error instanceof EmbedderError && error.kind === 'aborted')
+          return { model, skipped: `the embedding model did not answer within ${this.queryBudgetMs} ms` };
         const message = errorMessage(error);
         this.failure = { message, until: this.now() + FAILURE_COOLDOWN_MS };
         return { model, skipped: message };
