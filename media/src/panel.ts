@@ -17,7 +17,7 @@ import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '..
 declare function acquireVsCodeApi(): { postMessage(message: ViewCommand): void; getState(): unknown; setState(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
-const STAGE_LABEL: Record<FolderResult['stage'], string> = { rrf: 'RRF', proximity: 'Proximity', fuzzy: 'Fuzzy' };
+const STAGE_LABEL: Record<FolderResult['stage'], string> = { rrf: 'RRF', proximity: 'Proximity', fuzzy: 'Fuzzy', semantic: 'Semantic' };
 
 type Field = HTMLElement & { value: string };
 type Check = HTMLElement & { checked: boolean };

@@ -24,7 +24,7 @@ function mrrAt(ranked: readonly string[], judged: Judgments, k: number): number 
   return index === -1 ? 0 : 1 / (index + 1);
 }
 
-function recallAt(ranked: readonly string[], judged: Judgments, k: number): number {
+export function recallAt(ranked: readonly string[], judged: Judgments, k: number): number {
   const relevant = [...judged.values()].filter((g) => g > 0).length;
   if (relevant === 0) return 0;
   return ranked.slice(0, k).filter((id) => (judged.get(id) ?? 0) > 0).length / relevant;

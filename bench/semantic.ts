@@ -1,0 +1,218 @@
+// `npm run bench:semantic [-- --sets scifact,cosqa,cranfield] [-- --eval-dir DIR]`
+//
+// The semantic lane's quality on the shared BEIR sets with the Universal Sentence Encoder lite
+// (512 dimensions, the model npm ships), served over Ollama's protocol by the test server and
+// embedded through the lane exactly as an index is:
+//
+// - the full pipeline without the lane, with it at each candidate weight, and the semantic list
+//   alone: nDCG@10, MRR@10, R@100 on the test split;
+// - the default weight by one rule for every set: the largest candidate that lowers nDCG@10 on no set;
+// - a vocabulary-gap variant: every query's words are deleted from its relevant documents, so only
+//   other words, or meaning, can find them; Recall@10/100 of the lexical pipeline against the same
+//   with the lane.
+//
+// Vectors are kept in bench/out/semantic/<set>.db between runs (keyed by content, so the gap
+// variant embeds only the documents it changed). Prints the tables and writes docs/benchmarks/semantic.json.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadBeir, type BeirDataset } from '../src/core/eval/beir.ts';
+import { mean, recallAt, score, type Scores } from '../src/core/eval/metrics.ts';
+import { ollamaEmbedder } from '../src/core/semantic/http-embedders.ts';
+import { SemanticLane } from '../src/core/semantic/lane.ts';
+import type { SearchOptionsInput } from '../src/core/options.ts';
+import { Vocabulary } from '../src/core/search/fuzzy.ts';
+import { search } from '../src/core/search/pipeline.ts';
+import { IndexStore } from '../src/core/store/store.ts';
+import { VectorStore } from '../src/core/store/vectors.ts';
+import { startEmbeddingServer } from '../test/unit/helpers/embedding-server.ts';
+
+const { values } = parseArgs({
+  options: { sets: { type: 'string', default: 'scifact,cosqa,cranfield' }, 'eval-dir': { type: 'string', default: '../shared/eval' } },
+});
+const DEPTH = 100;
+const WEIGHTS = [0.25, 0.5, 0.75, 1] as const;
+const CACHE = path.resolve('bench/out/semantic');
+const OUT = path.resolve('docs/benchmarks');
+/** The full pipeline, as a user gets it with fuzzy off (the typo retry is not what is measured here). */
+const FULL: SearchOptionsInput = { fuzzy: 'off', limit: DEPTH };
+const SEMANTIC_ALONE: SearchOptionsInput = { ...FULL, stages: { porter: false, trigram: false, proximity: false, feedback: false } };
+
+interface SetReport {
+  set: string;
+  docs: number;
+  queries: number;
+  embedSeconds: number;
+  embedded: number;
+  scores: Record<string, Scores>;
+  gap: { docsChanged: number; lexical: { r10: number; r100: number }; withLane: { r10: number; r100: number } };
+}
+
+const server = await startEmbeddingServer();
+const embedder = ollamaEmbedder({ provider: 'ollama', model: 'use-lite', endpoint: server.url, batchSize: 32, timeoutMs: 120_000 });
+fs.mkdirSync(CACHE, { recursive: true });
+const reports: SetReport[] = [];
+try {
+  for (const set of values.sets.split(',')) {
+    const dataset = await loadBeir(path.join(values['eval-dir'], set), { split: 'test' });
+    reports.push(await measure(dataset));
+  }
+} finally {
+  await server.close();
+}
+
+const chosen = [...WEIGHTS].reverse().find((w) => reports.every((r) => r.scores[`lane ${w}`]!.ndcg10 >= r.scores.lexical!.ndcg10));
+printTables(reports, chosen);
+fs.mkdirSync(OUT, { recursive: true });
+fs.writeFileSync(
+  path.join(OUT, 'semantic.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), model: embedder.modelId, chosenWeight: chosen ?? null, reports }, null, 2)}\n`,
+);
+
+async function measure(dataset: BeirDataset): Promise<SetReport> {
+  const { store, lane, embedSeconds, embedded } = await indexAndEmbed(`${dataset.name}.db`, dataset.documents);
+  const scores: Record<string, Scores> = {};
+  try {
+    const vocabulary = vocabularyOf(store);
+    const lists = new Map<string, Awaited<ReturnType<SemanticLane['nearest']>>>();
+    for (const query of dataset.queries) lists.set(query.id, await lane.nearest(query.text, DEPTH));
+    const run = (name: string, options: SearchOptionsInput, withLane: boolean) => {
+      scores[name] = mean(
+        dataset.queries.map((query) => {
+          const context = { store, vocabulary: () => vocabulary, ...(withLane ? { semantic: lists.get(query.id)! } : {}) };
+          return score(ids(search(context, query.text, options).results), dataset.qrels.get(query.id)!);
+        }),
+      );
+    };
+    run('lexical', FULL, false);
+    for (const weight of WEIGHTS) run(`lane ${weight}`, { ...FULL, listWeights: { semantic: weight } }, true);
+    run('semantic alone', SEMANTIC_ALONE, true);
+  } finally {
+    store.close();
+  }
+  return {
+    set: dataset.name,
+    docs: dataset.documents.length,
+    queries: dataset.queries.length,
+    embedSeconds,
+    embedded,
+    scores,
+    gap: await vocabularyGap(dataset),
+  };
+}
+
+/** The set with each query's words cut out of its relevant documents, searched with and without the lane. */
+async function vocabularyGap(dataset: BeirDataset): Promise<SetReport['gap']> {
+  const cut = new Map<string, Set<string>>();
+  for (const query of dataset.queries) {
+    for (const [doc, grade] of dataset.qrels.get(query.id) ?? []) {
+      if (grade <= 0) continue;
+      const words = cut.get(doc) ?? new Set<string>();
+      for (const word of wordsOf(query.text)) words.add(stem(word));
+      cut.set(doc, words);
+    }
+  }
+  const documents = dataset.documents.map((doc) => {
+    const words = cut.get(doc.id);
+    if (!words) return doc;
+    const strip = (text: string) => text.replace(/[\p{L}\p{N}]+/gu, (word) => (words.has(stem(word.toLowerCase())) ? '' : word));
+    return { ...doc, title: strip(doc.title), text: strip(doc.text) };
+  });
+  // The unchanged documents' vectors are the full set's: copied, not embedded again.
+  const { store, lane } = await indexAndEmbed(`${dataset.name}-gap.db`, documents, path.join(CACHE, `${dataset.name}.db`));
+  try {
+    const vocabulary = vocabularyOf(store);
+    const lexical: Array<[number, number]> = [];
+    const withLane: Array<[number, number]> = [];
+    for (const query of dataset.queries) {
+      const judged = dataset.qrels.get(query.id)!;
+      const plain = ids(search({ store, vocabulary: () => vocabulary }, query.text, FULL).results);
+      const semantic = await lane.nearest(query.text, DEPTH);
+      const fused = ids(search({ store, vocabulary: () => vocabulary, semantic }, query.text, FULL).results);
+      lexical.push([recallAt(plain, judged, 10), recallAt(plain, judged, 100)]);
+      withLane.push([recallAt(fused, judged, 10), recallAt(fused, judged, 100)]);
+    }
+    const average = (rows: Array<[number, number]>) => ({ r10: avg(rows.map((r) => r[0])), r100: avg(rows.map((r) => r[1])) });
+    return { docsChanged: cut.size, lexical: average(lexical), withLane: average(withLane) };
+  } finally {
+    store.close();
+  }
+}
+
+/** One chunk per document in a cached database, embedded through the lane (only what is missing). */
+async function indexAndEmbed(file: string, documents: BeirDataset['documents'], vectorsFrom?: string) {
+  const dbFile = path.join(CACHE, file);
+  let store = new IndexStore(dbFile);
+  if (store.stats().chunks !== documents.length) {
+    store.close();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+    store = new IndexStore(dbFile);
+    store.transaction(() => {
+      for (const doc of documents) {
+        store.replaceFile({ path: doc.id, size: doc.text.length, mtimeMs: 0, hash: doc.id, language: 'plaintext' }, [
+          { title: doc.title, kind: 'prose', startLine: 1, endLine: 1, text: doc.text },
+        ]);
+      }
+    });
+  }
+  const vectors = new VectorStore(store.db);
+  vectors.ensureSchema();
+  if (vectorsFrom && fs.existsSync(vectorsFrom)) {
+    store.db.prepare('ATTACH DATABASE ? AS other').run(vectorsFrom);
+    store.db.exec('INSERT OR IGNORE INTO vectors SELECT * FROM other.vectors');
+    store.db.exec('DETACH DATABASE other');
+  }
+  const lane = new SemanticLane(embedder, vectors, { queryBudgetMs: 120_000 });
+  const started = performance.now();
+  const outcome = await lane.embedPending({
+    onProgress: ({ done, total }) => process.stderr.write(`\r${file}: embedded ${done}/${total}   `),
+  });
+  process.stderr.write('\n');
+  if (outcome.failed) throw new Error(outcome.failed);
+  return { store, lane, embedSeconds: (performance.now() - started) / 1000, embedded: outcome.embedded };
+}
+
+function vocabularyOf(store: IndexStore): Vocabulary {
+  const { words, docFreq } = store.vocabulary();
+  return new Vocabulary(words, docFreq);
+}
+
+function ids(results: ReadonlyArray<{ path: string }>): string[] {
+  return results.map((result) => result.path);
+}
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A light suffix strip, so that a query's `throttling` also cuts `throttled` and `throttles`. */
+function stem(word: string): string {
+  return word.replace(/(ingly|edly|ings|ing|ies|ied|ed|es|s|ly)$/u, '') || word;
+}
+
+function avg(values: number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+}
+
+function printTables(all: SetReport[], weight: number | undefined): void {
+  const f = (n: number) => n.toFixed(3);
+  const names = Object.keys(all[0]?.scores ?? {});
+  console.log(`\nQuality with ${embedder.modelId} (test split; fuzzy off), nDCG@10 | MRR@10 | R@100\n`);
+  console.log(`| pipeline | ${all.map((r) => r.set).join(' | ')} |`);
+  console.log(`|---|${all.map(() => '---|').join('')}`);
+  for (const name of names) {
+    console.log(
+      `| ${name} | ${all.map((r) => `${f(r.scores[name]!.ndcg10)} \\| ${f(r.scores[name]!.mrr10)} \\| ${f(r.scores[name]!.recall100)}`).join(' | ')} |`,
+    );
+  }
+  console.log(`\nDefault weight (largest of ${WEIGHTS.join(', ')} that lowers nDCG@10 on no set): ${weight ?? 'none'}\n`);
+  console.log("Vocabulary gap (each query's words cut from its relevant documents), Recall@10 | Recall@100\n");
+  console.log('| set | documents changed | lexical | lexical + semantic |');
+  console.log('|---|---|---|---|');
+  for (const r of all)
+    console.log(
+      `| ${r.set} | ${r.gap.docsChanged} | ${f(r.gap.lexical.r10)} \\| ${f(r.gap.lexical.r100)} | ${f(r.gap.withLane.r10)} \\| ${f(r.gap.withLane.r100)} |`,
+    );
+  console.log(`\nEmbedding: ${all.map((r) => `${r.set} ${r.embedded} documents in ${r.embedSeconds.toFixed(0)} s`).join(', ')} (0 when cached)`);
+}
