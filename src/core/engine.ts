@@ -241,8 +241,12 @@ export class Engine {
    * changed or vanished since it was indexed, it is brought up to date and the search runs again,
    * so a result never points at a deleted file or at lines the file no longer has.
    */
-  async search(query: string, options?: SearchOptionsInput, { refreshStale = true }: { refreshStale?: boolean } = {}): Promise<SearchResponse> {
-    const semantic = await this.semanticList(query, options);
+  async search(
+    query: string,
+    options?: SearchOptionsInput,
+    { refreshStale = true, semantic: given }: { refreshStale?: boolean; semantic?: SemanticList } = {},
+  ): Promise<SearchResponse> {
+    const semantic = given ?? (await this.semanticList(query, options));
     const first = this.searchIndexed(query, options, semantic);
     if (!refreshStale) return first;
     const stale = await this.staleFiles(first.results.map((result) => result.path));
@@ -263,6 +267,12 @@ export class Engine {
   /** Searches what the index holds, without looking at the files; `semantic` is the lane's list for this query, if any. */
   searchIndexed(query: string, options?: SearchOptionsInput, semantic?: SemanticList): SearchResponse {
     return search({ store: this.store, vocabulary: () => this.vocabulary(), ...(semantic ? { semantic } : {}) }, query, options);
+  }
+
+  /** The chunks nearest one chunk by meaning, for "find similar"; undefined without the lane or the chunk's vector. */
+  similarByMeaning(chunkId: number, input?: SearchOptionsInput): SemanticList | undefined {
+    const options = resolveSearchOptions(input);
+    return this.lane?.nearestToChunk(chunkId, Math.max(options.candidateDepth, 8 * options.limit, 40));
   }
 
   /** The query's nearest chunks by meaning, deep enough for a filtered search; undefined when the lane is off or not asked for. */

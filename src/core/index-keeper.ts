@@ -25,7 +25,7 @@ import { quote } from './search/terms.ts';
 import { isBusy } from './store/database.ts';
 import type { IndexStats, StoredChunk } from './store/store.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
-import type { EmbedOutcome, EmbedProgress } from './semantic/lane.ts';
+import type { EmbedOutcome, EmbedProgress, SemanticList } from './semantic/lane.ts';
 import { errorMessage } from './error-message.ts';
 
 export type KeeperRole = 'owner' | 'reader';
@@ -53,6 +53,8 @@ export type KeeperConfig = EngineConfig & {
 export interface KeeperStats extends IndexStats {
   /** Set while another process keeps the index and this one only reads it: who, for people. */
   indexedBy?: string;
+  /** The semantic lane, when a model is configured: which, how many chunks have its vector, and what went wrong lately. */
+  semantic?: { model: string; embedded: number; problem?: string };
 }
 
 export interface KeeperStatus {
@@ -284,19 +286,22 @@ export class IndexKeeper {
    * results and refreshes stale ones first (Engine.search); a reader answers from the index as the
    * holder keeps it, since writing would race the holder.
    */
-  async search(query: string, options?: SearchOptionsInput): Promise<SearchResponse> {
+  async search(query: string, options?: SearchOptionsInput, semantic?: SemanticList): Promise<SearchResponse> {
     await this.writes.catch(() => undefined);
     this.searchesInFlight++;
     try {
       // Engine.search answers without the files it could not refresh when the disk is full or
       // another process holds the write lock.
-      return await this.engine.search(query, options, { refreshStale: this.currentRole === 'owner' });
+      return await this.engine.search(query, options, { refreshStale: this.currentRole === 'owner', ...(semantic ? { semantic } : {}) });
     } finally {
       this.searchesInFlight--;
     }
   }
 
-  /** Searches with one chunk's most distinctive words, leaving the chunk itself out. Undefined if the chunk is gone. */
+  /**
+   * Searches with one chunk's most distinctive words, and, when it has a vector, with the chunks
+   * nearest it by meaning as the semantic list; the chunk itself is left out. Undefined if it is gone.
+   */
   async similar(chunkId: number, options: SearchOptionsInput = {}): Promise<SimilarAnswer | undefined> {
     const chunk = this.engine.chunk(chunkId);
     if (!chunk) return undefined;
@@ -308,7 +313,8 @@ export class IndexKeeper {
       .sort((a, b) => a.chunks - b.chunks || a.word.localeCompare(b.word))
       .slice(0, SIMILAR_TERMS);
     const searched = scored.map(({ word }) => word).join(' ') || chunk.title;
-    const response = await this.search(searched, { ...options, ...(options.limit !== undefined ? { limit: options.limit + 1 } : {}) });
+    const widened = { ...options, ...(options.limit !== undefined ? { limit: options.limit + 1 } : {}) };
+    const response = await this.search(searched, widened, this.engine.similarByMeaning(chunkId, widened));
     const results = response.results.filter((result) => result.chunkId !== chunkId);
     return { response: { ...response, results: options.limit !== undefined ? results.slice(0, options.limit) : results }, chunk, searched };
   }
@@ -348,7 +354,8 @@ export class IndexKeeper {
 
   stats(): KeeperStats {
     const keptBy = this.keptBy;
-    return { ...this.engine.stats(), ...(keptBy ? { indexedBy: keptBy } : {}) };
+    const semantic = this.engine.semanticStatus();
+    return { ...this.engine.stats(), ...(keptBy ? { indexedBy: keptBy } : {}), ...(semantic ? { semantic } : {}) };
   }
 
   /** What an agent or a person asks when wondering how current the index is. */
@@ -546,7 +553,8 @@ export class IndexKeeper {
     void this.embed();
   }
 
-  private async cancelEmbedding(): Promise<void> {
+  /** Stops the embedding pass in progress, if any; the next sync or change starts another where it stopped. */
+  async cancelEmbedding(): Promise<void> {
     const run = this.embedRun;
     if (!run) return;
     run.abort.abort();

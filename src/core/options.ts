@@ -131,14 +131,26 @@ export type SearchOptionsInput = Partial<Omit<SearchOptions, 'stages' | 'listWei
   listWeights?: Partial<SearchOptions['listWeights']>;
 };
 
-/** The semantic lane's embedding model, as the CLI's flags name it (src/core/semantic/embedder.ts). */
+const EMBEDDING_PROVIDERS = ['ollama', 'openai', 'static'] as const satisfies readonly EmbedderProvider[];
+
+/** The semantic lane's embedding model, as the CLI's flags and the settings name it (src/core/semantic/embedder.ts). */
 export const EMBEDDING_OPTION_SCHEMAS = {
-  provider: oneOf(['ollama', 'openai', 'static'] as const satisfies readonly EmbedderProvider[]).describe(
+  provider: oneOf(EMBEDDING_PROVIDERS).describe(
     'Who embeds: a local Ollama, an OpenAI-compatible /v1/embeddings endpoint, or a model2vec folder read in-process.',
   ),
   dimensions: wholeNumber(1, 8192).describe('Vector size to ask the endpoint for, and to check every answer against.'),
   batchSize: wholeNumber(1, 2048).describe('Texts per embedding request.'),
 };
+
+/** A whole embedding configuration as a host hands it to the engine (the worker checks it with this). */
+export const EMBEDDER_CONFIG = z.strictObject({
+  provider: EMBEDDING_OPTION_SCHEMAS.provider,
+  model: z.string().min(1),
+  endpoint: z.string().min(1).optional(),
+  apiKey: z.string().min(1).optional(),
+  dimensions: EMBEDDING_OPTION_SCHEMAS.dimensions.optional(),
+  batchSize: EMBEDDING_OPTION_SCHEMAS.batchSize.optional(),
+});
 
 /** Default total size of one answer to an agent, in UTF-8 bytes: about 2,000 tokens. */
 export const DEFAULT_AGENT_BUDGET_BYTES = 8 * 1024;
@@ -163,6 +175,17 @@ export const OPTION_SETTINGS = {
   'weights.porter': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.porter,
   'weights.trigram': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.trigram,
   'weights.feedback': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.feedback,
+  'weights.semantic': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.semantic,
+  'semantic.provider': oneOf(['off', ...EMBEDDING_PROVIDERS])
+    .default('off')
+    .describe('The embedding model behind the semantic lane: off, a local Ollama, an OpenAI-compatible endpoint, or a model2vec folder.'),
+  'semantic.model': z.string({ error: 'must be a string' }).default('').describe("The model's name at the endpoint, or the model2vec folder's path."),
+  'semantic.endpoint': z
+    .string({ error: 'must be a string' })
+    .default('')
+    .describe("Base URL of the endpoint; empty: the provider's usual one (Ollama on 127.0.0.1:11434, OpenAI's /v1)."),
+  'semantic.dimensions': wholeNumber(0, 8192).default(0).describe("Vector size to ask for; 0: the model's own."),
+  'semantic.batchSize': EMBEDDING_OPTION_SCHEMAS.batchSize.default(32),
   candidateDepth: SEARCH_OPTION_SCHEMAS.candidateDepth,
   rerankWindow: SEARCH_OPTION_SCHEMAS.rerankWindow,
   fuzzy: SEARCH_OPTION_SCHEMAS.fuzzy,

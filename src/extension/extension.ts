@@ -12,9 +12,21 @@ import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
 import { showSearchQuickPick } from './quickpick.ts';
 import { ResultLensProvider, ResultsModel } from './results.ts';
 import { readSettings, SECTION, type Settings } from './settings.ts';
+import { chooseEmbeddingModel } from './embedding-setup.ts';
 
 /** Settings whose change means re-reading files, not just searching differently. */
-const INDEX_SETTINGS = ['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes', 'indexSecretFiles']
+const INDEX_SETTINGS = [
+  'include',
+  'exclude',
+  'maxFileBytes',
+  'chunkMaxBytes',
+  'indexSecretFiles',
+  'semantic.provider',
+  'semantic.model',
+  'semantic.endpoint',
+  'semantic.dimensions',
+  'semantic.batchSize',
+]
   .map((k) => `${SECTION}.${k}`)
   .concat(['files.exclude', 'search.exclude']);
 
@@ -28,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Not the workspace storage (context.storageUri): VS Code locks it per extension host and gives a
   // second window on the same workspace a folder of its own (`<id>-1`), which would mean a second
   // database built beside the first. In the global storage, keyed by folder, all windows share one.
-  const index = new IndexController(client, log, context.globalStorageUri);
+  const index = new IndexController(client, log, context.globalStorageUri, context.secrets);
   const model = new ResultsModel();
   const lenses = new ResultLensProvider(model, client, index, () => settings.codeLens);
   const panel = new PanelProvider(context.extensionUri, { client, index, model, settings: () => settings, log });
@@ -102,6 +114,11 @@ export function activate(context: vscode.ExtensionContext): void {
       locateInPanel({ client, panel, log }, typeof text === 'string' ? text : await textToLocate('anywhere')),
     ),
     command('fusedSearch.locateTerminalSelection', async () => locateInPanel({ client, panel, log }, await textToLocate('terminal'))),
+    command('fusedSearch.chooseEmbeddingModel', () => chooseEmbeddingModel(context.secrets, log)),
+    // A key saved for the endpoint in use reaches the engine at once.
+    context.secrets.onDidChange((event) => {
+      if (event.key.startsWith(`${SECTION}.semantic.apiKey`)) void index.restart('the embedding key changed');
+    }),
     command('fusedSearch.showVersion', () => {
       void vscode.window.showInformationMessage(`Fused Search ${version}`);
       return version;

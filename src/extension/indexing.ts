@@ -9,6 +9,8 @@ import { isGitInternal } from '../core/crawl/ignore-rules.ts';
 import type { IndexProgress } from '../core/indexer.ts';
 import type { FolderSpec, FolderStats } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
+import type { EmbedProgress } from '../core/semantic/lane.ts';
+import { apiKeyFor } from './embedding-setup.ts';
 import { editorExcludes, readSettings, type Settings } from './settings.ts';
 
 export type IndexPhase = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
@@ -24,6 +26,8 @@ export interface IndexState {
   lastUpdate?: number;
   /** How many times the engine worker died and was restarted in this session. */
   restarts: number;
+  /** Embedding passes in progress, by folder (the semantic lane fills in after indexing). */
+  embedding: Map<string, EmbedProgress>;
 }
 
 /** Watcher events are gathered this long before the worker hears of them (a checkout touches many files). */
@@ -33,7 +37,7 @@ export class IndexController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<IndexState>();
   readonly onDidChange = this.changed.event;
-  readonly state: IndexState = { phase: 'starting', percent: 0, stats: [], restarts: 0 };
+  readonly state: IndexState = { phase: 'starting', percent: 0, stats: [], restarts: 0, embedding: new Map() };
   /** A dead worker waits for its replacement (client.ts restarts it with a backoff). */
   private restartPending = false;
   private specs: FolderSpec[] = [];
@@ -46,11 +50,13 @@ export class IndexController implements vscode.Disposable {
   private readonly client: EngineClient;
   private readonly log: vscode.LogOutputChannel;
   private readonly storage: vscode.Uri;
+  private readonly secrets: vscode.SecretStorage;
 
-  constructor(client: EngineClient, log: vscode.LogOutputChannel, storage: vscode.Uri) {
+  constructor(client: EngineClient, log: vscode.LogOutputChannel, storage: vscode.Uri, secrets: vscode.SecretStorage) {
     this.client = client;
     this.log = log;
     this.storage = storage;
+    this.secrets = secrets;
     this.statusItem = vscode.window.createStatusBarItem('fusedSearch.status', vscode.StatusBarAlignment.Left, 10);
     this.statusItem.name = 'Fused Search';
     this.statusItem.command = 'fusedSearch.showIndexStatus';
@@ -70,6 +76,10 @@ export class IndexController implements vscode.Disposable {
                 ? 100
                 : 0;
           this.progressReporter?.(event.progress);
+          this.render();
+        } else if (event.type === 'embedding') {
+          if (event.progress.done < event.progress.total) this.state.embedding.set(event.folder, event.progress);
+          else this.state.embedding.delete(event.folder);
           this.render();
         } else if (event.type === 'indexChanged') {
           void this.refreshStats();
@@ -111,7 +121,9 @@ export class IndexController implements vscode.Disposable {
   /** Opens every folder's index and syncs it. */
   async start(): Promise<void> {
     const settings = readSettings(this.log);
-    this.specs = this.folderSpecs(settings);
+    const apiKey = settings.embedding && (await apiKeyFor(this.secrets, settings.embedding));
+    this.specs = this.folderSpecs(settings, settings.embedding && { ...settings.embedding, ...(apiKey ? { apiKey } : {}) });
+    this.state.embedding.clear();
     if (this.specs.length === 0) {
       this.setPhase('ready');
       return;
@@ -281,7 +293,7 @@ export class IndexController implements vscode.Disposable {
     this.flushing = Promise.all(work);
   }
 
-  private folderSpecs(settings: Settings): FolderSpec[] {
+  private folderSpecs(settings: Settings, embedding: FolderSpec['embedding']): FolderSpec[] {
     return (vscode.workspace.workspaceFolders ?? [])
       .filter((folder) => folder.uri.scheme === 'file')
       .map((folder) => {
@@ -299,6 +311,7 @@ export class IndexController implements vscode.Disposable {
             // Per folder: opting one folder in to its credential files leaves the others out.
             indexSecretFiles: readSettings(this.log, folder.uri).index.indexSecretFiles,
           },
+          ...(embedding ? { embedding } : {}),
         };
       });
   }
@@ -349,11 +362,13 @@ export class IndexController implements vscode.Disposable {
     }
     const kept = this.state.stats.filter((s) => s.indexedBy);
     if (this.state.phase === 'ready' && kept.length > 0) item.text += ' · read-only';
+    const embedding = [...this.state.embedding.values()].reduce((sum, p) => ({ done: sum.done + p.done, total: sum.total + p.total }), { done: 0, total: 0 });
+    if (this.state.phase === 'ready' && embedding.total > 0) item.text += ` · embedding ${Math.floor((100 * embedding.done) / embedding.total)}%`;
     const keptBy = kept.map((s) => `\n${s.name}: indexed by ${s.indexedBy}; this window reads that index and takes over when it closes.`).join('');
-    const secrets = secretFilesLine(this.state.stats);
+    const notes = [secretFilesLine(this.state.stats), semanticLine(this.state.stats)].filter(Boolean).join('\n');
     item.tooltip = this.state.error
       ? `Fused Search: ${this.state.error}\nClick for details.`
-      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s).${keptBy}${secrets ? `\n${secrets}` : ''}\nClick for details.`;
+      : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s).${keptBy}${notes ? `\n${notes}` : ''}\nClick for details.`;
     this.changed.fire(this.state);
   }
 
@@ -361,6 +376,16 @@ export class IndexController implements vscode.Disposable {
     clearTimeout(this.watchTimer);
     for (const d of this.disposables.reverse()) d.dispose();
   }
+}
+
+/** The semantic lane for the status: its model, how much of the index it covers, and what failed lately; empty when off. */
+export function semanticLine(stats: readonly FolderStats[]): string {
+  const lanes = stats.flatMap((s) => (s.semantic ? [{ ...s.semantic, chunks: s.chunks }] : []));
+  if (lanes.length === 0) return '';
+  const embedded = lanes.reduce((n, lane) => n + lane.embedded, 0);
+  const chunks = lanes.reduce((n, lane) => n + lane.chunks, 0);
+  const problem = lanes.find((lane) => lane.problem)?.problem;
+  return `Semantic lane: ${lanes[0]!.model}, ${embedded.toLocaleString('en-US')} of ${chunks.toLocaleString('en-US')} chunks embedded${problem ? `; ${problem}` : ''}.`;
 }
 
 /** How many files were kept out for holding credentials, for the status; empty when none were. */

@@ -4,6 +4,7 @@
 
 import { z } from 'zod/v4';
 import { OPTION_SETTINGS, type IndexOptions, type SearchOptionsInput } from '../core/options.ts';
+import type { EmbedderConfig } from '../core/semantic/embedder.ts';
 
 export const SECTION = 'fusedSearch';
 
@@ -11,6 +12,8 @@ export interface Settings {
   /** What the extension's own settings add to the index options (files.exclude etc. come per folder). */
   index: IndexOptions;
   search: SearchOptionsInput;
+  /** The semantic lane's model, without its key (SecretStorage holds that); undefined: off. */
+  embedding: Omit<EmbedderConfig, 'apiKey'> | undefined;
   codeLens: { results: boolean; chunks: boolean };
   /** Milliseconds between the last keystroke and the query. */
   debounceMs: number;
@@ -32,7 +35,17 @@ export const SETTINGS = {
  * must not widen what the extension reads and stores. The manifest lists the same keys under
  * `restrictedConfigurations`; this check does not rely on the host honouring that list.
  */
-export const RESTRICTED_KEYS: ReadonlySet<string> = new Set(['include', 'exclude', 'maxFileBytes', 'chunkMaxBytes', 'indexSecretFiles']);
+export const RESTRICTED_KEYS: ReadonlySet<string> = new Set([
+  'include',
+  'exclude',
+  'maxFileBytes',
+  'chunkMaxBytes',
+  'indexSecretFiles',
+  // Where the workspace's text is sent to be embedded, and which key goes with it.
+  'semantic.provider',
+  'semantic.model',
+  'semantic.endpoint',
+]);
 
 /** Where settings come from: the effective value, and (for restricted keys) the user's own layer. */
 export interface SettingsSource {
@@ -71,11 +84,22 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
         porter: value['weights.porter'],
         trigram: value['weights.trigram'],
         feedback: value['weights.feedback'],
+        semantic: value['weights.semantic'],
       },
       candidateDepth: value.candidateDepth,
       rerankWindow: value.rerankWindow,
       fuzzy: value.fuzzy,
     },
+    embedding:
+      value['semantic.provider'] === 'off' || value['semantic.model'].trim() === ''
+        ? undefined
+        : {
+            provider: value['semantic.provider'],
+            model: value['semantic.model'].trim(),
+            ...(value['semantic.endpoint'].trim() ? { endpoint: value['semantic.endpoint'].trim() } : {}),
+            ...(value['semantic.dimensions'] > 0 ? { dimensions: value['semantic.dimensions'] } : {}),
+            batchSize: value['semantic.batchSize'],
+          },
     codeLens: { results: value['codeLens.results'], chunks: value['codeLens.chunks'] },
     debounceMs: value.debounceMs,
     agentBudgetBytes: value['agent.budgetBytes'],

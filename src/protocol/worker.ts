@@ -7,10 +7,11 @@
 // started or abandons the result of one that has. Events flow worker → extension unprompted.
 
 import { z } from 'zod/v4';
-import { AGENT_LOCATE_INPUT, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS } from '../core/options.ts';
+import { AGENT_LOCATE_INPUT, EMBEDDER_CONFIG, INDEX_OPTION_SCHEMAS, SEARCH_OPTION_SCHEMAS } from '../core/options.ts';
 import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { KeeperStats } from '../core/index-keeper.ts';
 import type { LocateAnswer, LocatedFile } from '../core/locate.ts';
+import type { EmbedProgress } from '../core/semantic/lane.ts';
 import type { SearchResult } from '../core/types.ts';
 
 /** Identifies one workspace folder (its URI as a string); one engine and one database each. */
@@ -35,6 +36,8 @@ const folderSpec = z.strictObject({
   /** Where its database lives (inside the extension's global storage, one per folder). */
   dbFile: z.string().min(1),
   index: z.strictObject(INDEX_OPTION_SCHEMAS),
+  /** The semantic lane's model, with its key (the extension reads that from SecretStorage); absent: off. */
+  embedding: EMBEDDER_CONFIG.optional(),
 });
 
 export type FolderSpec = z.input<typeof folderSpec>;
@@ -98,7 +101,7 @@ export const workerRequests = {
    * another process keeps the folder's index (FolderStats.indexedBy).
    */
   sync: { params: z.object({ folder: folderId }), ...returns<IndexSummary | null>() },
-  /** Stops any running sync; a later `sync` resumes from what the index already holds. */
+  /** Stops any running sync and embedding pass; a later `sync` resumes from what the index already holds, and embeds after it. */
   pause: { params: z.object({}), ...returns<null>() },
   /** Deletes a folder's database and indexes it from scratch; refused while another process keeps it. */
   rebuild: { params: z.object({ folder: folderId }), ...returns<IndexSummary | null>() },
@@ -170,6 +173,8 @@ export type Response =
 
 export type WorkerEvent =
   | { type: 'progress'; folder: FolderId; progress: IndexProgress }
+  /** The semantic lane's embedding pass, after indexing. */
+  | { type: 'embedding'; folder: FolderId; progress: EmbedProgress }
   /** Something in this folder's index changed: a sync finished, or files were updated. */
   | { type: 'indexChanged'; folder: FolderId; paths?: string[] }
   /** The worker took over the folder's index lease from a process that let it go: sync to catch up. */

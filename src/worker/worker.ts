@@ -69,12 +69,21 @@ function sameSpec(a: FolderSpec, b: FolderSpec): boolean {
 
 async function openFolder(spec: FolderSpec): Promise<Folder> {
   await mkdir(path.dirname(spec.dbFile), { recursive: true });
-  const keeper = await IndexKeeper.open({ root: spec.root, dbFile: spec.dbFile, index: spec.index, kind: 'vscode', onePerProcess: true });
+  const keeper = await IndexKeeper.open({
+    root: spec.root,
+    dbFile: spec.dbFile,
+    index: spec.index,
+    ...(spec.embedding ? { embedding: spec.embedding } : {}),
+    kind: 'vscode',
+    onePerProcess: true,
+  });
   keeper.onEvent((event) => {
     const name = spec.name;
     switch (event.type) {
       case 'progress':
         return emit({ type: 'progress', folder: spec.id, progress: event.progress });
+      case 'embedding':
+        return emit({ type: 'embedding', folder: spec.id, progress: event.progress });
       case 'changed':
         return emit({ type: 'indexChanged', folder: spec.id, ...(event.paths ? { paths: event.paths } : {}) });
       case 'role':
@@ -130,7 +139,7 @@ const handlers: RequestHandlers = {
   },
 
   async pause() {
-    await Promise.all([...folders.values()].map((entry) => entry.keeper.cancelSync()));
+    await Promise.all([...folders.values()].flatMap((entry) => [entry.keeper.cancelSync(), entry.keeper.cancelEmbedding()]));
     return null;
   },
 

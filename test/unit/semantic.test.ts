@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeAsText } from '../../src/core/describe.ts';
 import { Engine } from '../../src/core/engine.ts';
+import { IndexKeeper } from '../../src/core/index-keeper.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
 import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-server.ts';
@@ -292,4 +293,39 @@ test('the CLI embeds after indexing, and later searches use the model the index 
   const gone = await run(['search', 'bar chart legend', '--embed', 'ollama', '--embed-model', 'use-lite', '--embed-endpoint', closed.url]);
   assert.match(gone.stdout, /^ 1 {2}src\/chart\.ts:1-4 +rrf/m);
   assert.match(gone.stderr, /the semantic list was skipped \(ollama:use-lite\): .*cannot be reached/);
+});
+
+test('the keeper embeds on its own after a sync and a save, and "find similar" uses the chunk\'s vector', async () => {
+  const keeper = await IndexKeeper.open({ root: makeTree(WORKSPACE), kind: 'mcp', embedding: ollama() });
+  try {
+    const passes: number[] = [];
+    keeper.onEvent((event) => event.type === 'embedding' && event.progress.done === event.progress.total && passes.push(event.progress.total));
+    await keeper.sync();
+    // The pass the sync started in the background; embed() joins it rather than starting another.
+    await keeper.embed();
+    assert.equal(keeper.stats().semantic?.embedded, keeper.stats().chunks);
+
+    fs.writeFileSync(
+      path.join(keeper.root, 'src/retry.ts'),
+      '/** Waits longer after each failed attempt before trying again. */\nexport function backoff(attempt: number): number {\n  return 2 ** attempt;\n}\n',
+    );
+    await keeper.applyChanges(['src/retry.ts']);
+    await keeper.embed();
+    assert.equal(keeper.stats().semantic?.embedded, keeper.stats().chunks, 'the saved file was embedded without being asked');
+    assert.ok(passes.length >= 2, `passes: ${passes.join(', ')}`);
+
+    const rateLimit = keeper.chunksOfFile('src/rate_limit.ts')[0]!;
+    const similar = await keeper.similar(rateLimit.id, { limit: 3 });
+    assert.ok(similar && similar.response.results.length > 0);
+    assert.ok(
+      similar.response.results.every((result) => result.chunkId !== rateLimit.id),
+      'the chunk itself is left out',
+    );
+    assert.ok(
+      similar.response.results.some((result) => result.explain.semantic),
+      "the chunk's neighbours by meaning are in the answer",
+    );
+  } finally {
+    await keeper.close();
+  }
 });

@@ -129,6 +129,14 @@ export class SemanticLane {
     }
     return { model, rows: this.vectors.nearest(model, vector, limit) };
   }
+
+  /** The `limit` chunks nearest one chunk's own vector, itself left out; undefined when it has none yet. */
+  nearestToChunk(chunkId: number, limit: number): SemanticList | undefined {
+    const vector = this.vectors.vectorOf(this.model, chunkId);
+    if (!vector) return undefined;
+    const rows = this.vectors.nearest(this.model, vector, limit + 1).filter((row) => row.id !== chunkId);
+    return { model: this.model, rows: rows.slice(0, limit) };
+  }
 }
 
 /** What a chunk is embedded as: its title (symbol or heading path) says what the text is about. */

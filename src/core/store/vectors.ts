@@ -198,6 +198,16 @@ export class VectorStore {
     this.db.prepare("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run(VERSION_KEY);
   }
 
+  /** The stored `model` vector of a chunk's content, if it has one. */
+  vectorOf(model: string, chunkId: number): Float32Array | undefined {
+    if (!this.exists) return undefined;
+    const blob = this.db
+      .prepare('SELECT v.vector FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash WHERE h.chunk_id = ?')
+      .pluck()
+      .get(model, chunkId) as Buffer | undefined;
+    return blob && asFloats(blob);
+  }
+
   private quantisedFor(model: string, version: string): QuantisedVectors {
     const cached = this.quantised;
     if (cached && cached.model === model && cached.version === version) return cached;
