@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { describeAsText } from '../../src/core/describe.ts';
 import { Engine } from '../../src/core/engine.ts';
 import { IndexKeeper } from '../../src/core/index-keeper.ts';
+import type { FolderSpec } from '../../src/protocol/worker.ts';
+import { EngineClient } from '../../src/worker/client.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
 import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-server.ts';
@@ -327,5 +329,37 @@ test('the keeper embeds on its own after a sync and a save, and "find similar" u
     );
   } finally {
     await keeper.close();
+  }
+});
+
+test("the extension's engine worker takes the model in a folder's spec, reports the embedding pass, and answers by meaning", async () => {
+  const client = new EngineClient(fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url)), { info() {}, warn() {}, error() {} });
+  try {
+    const folder: FolderSpec = {
+      id: 'file:///semantic',
+      name: 'semantic',
+      root: makeTree(WORKSPACE),
+      dbFile: path.join(makeTree({}), 'index.db'),
+      index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 },
+      embedding: ollama(),
+    };
+    const finished = new Promise<void>((resolve) =>
+      client.onEvent((event) => event.type === 'embedding' && event.progress.done === event.progress.total && event.progress.total > 0 && resolve()),
+    );
+    assert.ok((await client.request({ type: 'open', folders: [folder] })).ok);
+    assert.ok((await client.request({ type: 'sync', folder: folder.id })).ok);
+    await finished;
+    const answer = await client.request({ type: 'search', query: CONCEPT_QUERY, options: {} });
+    assert.ok(answer.ok);
+    assert.equal(answer.value.results[0]?.path, 'src/rate_limit.ts');
+    assert.equal(answer.value.results[0]?.stage, 'semantic');
+    const stats = await client.request({ type: 'stats' });
+    assert.ok(stats.ok);
+    assert.deepEqual(stats.value[0]?.semantic, { model: 'ollama:use-lite', embedded: stats.value[0]?.chunks });
+    // A spec the worker cannot use is refused as a bad request, not half-applied.
+    const refused = await client.request({ type: 'open', folders: [{ ...folder, embedding: { provider: 'word2vec', model: 'x' } as never }] });
+    assert.equal(refused.ok, false);
+  } finally {
+    await client.stop();
   }
 });
