@@ -12,6 +12,7 @@
 // quarter of the bytes, and the rescore gives back the exact cosine each result reports.
 
 import { createHash } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 
 const SCHEMA = `
@@ -60,6 +61,9 @@ interface QuantisedVectors {
 export class VectorStore {
   private readonly db: Db;
   private quantised: QuantisedVectors | undefined;
+  /** `countEmbedded`'s last answer: a count over every chunk, which each status asks for. */
+  private embeddedCount: { model: string; version: string; count: number } | undefined;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(db: Db) {
     this.db = db;
@@ -67,7 +71,7 @@ export class VectorStore {
 
   /** Whether this index has vector tables at all (a reader never creates them). */
   get exists(): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'vectors'").get() !== undefined;
+    return this.statement("SELECT 1 FROM sqlite_schema WHERE name = 'vectors'").get() !== undefined;
   }
 
   /** Creates the tables if the index predates them; only a process that writes calls this. */
@@ -75,40 +79,39 @@ export class VectorStore {
     if (!this.exists) this.db.exec(SCHEMA);
   }
 
-  /** Hashes the chunks that have no hash yet (new since the last pass); returns how many. */
+  /** Hashes the chunks that have no hash yet (new since the last pass), in one pass over the chunks by id; returns how many. */
   hashNewChunks(): number {
-    const select = this.db.prepare(
-      `SELECT c.id, c.title, c.text FROM chunks c LEFT JOIN chunk_hashes h ON h.chunk_id = c.id WHERE h.chunk_id IS NULL LIMIT ${HASH_BATCH}`,
+    const select = this.statement(
+      `SELECT c.id, c.title, c.text FROM chunks c WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_hashes h WHERE h.chunk_id = c.id) ORDER BY c.id LIMIT ${HASH_BATCH}`,
     );
-    const insert = this.db.prepare('INSERT INTO chunk_hashes (chunk_id, hash) VALUES (?, ?)');
+    const insert = this.statement('INSERT INTO chunk_hashes (chunk_id, hash) VALUES (?, ?)');
     let total = 0;
+    let afterId = 0;
     for (;;) {
-      const rows = select.all() as Array<{ id: number; title: string; text: string }>;
+      const rows = select.all(afterId) as Array<{ id: number; title: string; text: string }>;
       if (rows.length === 0) return total;
       this.db.transaction(() => {
         for (const row of rows) insert.run(row.id, contentHash(row.title, row.text));
       })();
       total += rows.length;
+      afterId = rows.at(-1)!.id;
     }
   }
 
   /** How many distinct contents still lack a vector of `model`. */
   countPending(model: string): number {
-    return this.db
-      .prepare('SELECT count(DISTINCT h.hash) FROM chunk_hashes h WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ? AND v.hash = h.hash)')
+    return this.statement('SELECT count(DISTINCT h.hash) FROM chunk_hashes h WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ? AND v.hash = h.hash)')
       .pluck()
       .get(model) as number;
   }
 
   /** Up to `limit` chunks after `afterId` whose content lacks a vector of `model`, one per content, in id order. */
   pending(model: string, afterId: number, limit: number): PendingChunk[] {
-    const rows = this.db
-      .prepare(
-        `SELECT h.chunk_id AS chunkId, h.hash, c.title, c.text FROM chunk_hashes h JOIN chunks c ON c.id = h.chunk_id
-         WHERE h.chunk_id > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ? AND v.hash = h.hash)
-         ORDER BY h.chunk_id LIMIT ?`,
-      )
-      .all(afterId, model, limit) as PendingChunk[];
+    const rows = this.statement(
+      `SELECT h.chunk_id AS chunkId, h.hash, c.title, c.text FROM chunk_hashes h JOIN chunks c ON c.id = h.chunk_id
+       WHERE h.chunk_id > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ? AND v.hash = h.hash)
+       ORDER BY h.chunk_id LIMIT ?`,
+    ).all(afterId, model, limit) as PendingChunk[];
     const seen = new Set<string>();
     return rows.filter((row) => {
       const key = row.hash.toString('hex');
@@ -120,7 +123,7 @@ export class VectorStore {
 
   /** Stores vectors for contents, in one transaction. */
   put(model: string, entries: ReadonlyArray<{ hash: Buffer; vector: Float32Array }>): void {
-    const insert = this.db.prepare('INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)');
+    const insert = this.statement('INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const { hash, vector } of entries) insert.run(model, hash, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
       this.bumpVersion();
@@ -133,27 +136,25 @@ export class VectorStore {
    */
   removeStale(model: string): number {
     return this.db.transaction(() => {
-      const removed = this.db
-        .prepare('DELETE FROM vectors WHERE model <> ? OR NOT EXISTS (SELECT 1 FROM chunk_hashes h WHERE h.hash = vectors.hash)')
-        .run(model).changes;
+      const removed = this.statement('DELETE FROM vectors WHERE model <> ? OR NOT EXISTS (SELECT 1 FROM chunk_hashes h WHERE h.hash = vectors.hash)').run(
+        model,
+      ).changes;
       if (removed > 0) this.bumpVersion();
       return removed;
     })();
   }
 
-  /** Chunks that have a vector of `model`. */
+  /** Chunks that have a vector of `model`; counted again only when the files or the vectors changed. */
   countEmbedded(model: string): number {
     if (!this.exists) return 0;
-    return this.db
-      .prepare('SELECT count(*) FROM chunk_hashes h WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.model = ? AND v.hash = h.hash)')
+    const version = this.version();
+    const cached = this.embeddedCount;
+    if (cached?.model === model && cached.version === version) return cached.count;
+    const count = this.statement('SELECT count(*) FROM chunk_hashes h WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.model = ? AND v.hash = h.hash)')
       .pluck()
       .get(model) as number;
-  }
-
-  /** Bytes the vectors of every model take, as stored. */
-  storedBytes(): number {
-    if (!this.exists) return 0;
-    return (this.db.prepare('SELECT coalesce(sum(length(vector)), 0) FROM vectors').pluck().get() as number) ?? 0;
+    this.embeddedCount = { model, version, count };
+    return count;
   }
 
   /**
@@ -173,16 +174,29 @@ export class VectorStore {
       for (let d = 0; d < dimensions; d++) dot += values[offset + d]! * query[d]!;
       estimates[row] = dot * scales[row]!;
     }
-    const order = topRows(estimates, rescore);
-    const exact = this.db.prepare('SELECT v.vector FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash WHERE h.chunk_id = ?').pluck();
     const scored: NearestChunk[] = [];
-    for (const row of order) {
+    for (const row of topRows(estimates, rescore)) {
       const id = ids[row]!;
-      const blob = exact.get(model, id) as Buffer | undefined;
-      if (!blob) continue;
-      scored.push({ id, cosine: dot(asFloats(blob), query) });
+      const vector = this.vectorOf(model, id);
+      if (vector) scored.push({ id, cosine: dot(vector, query) });
     }
     return scored.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
+  }
+
+  /** The stored `model` vector of a chunk's content, if it has one. */
+  vectorOf(model: string, chunkId: number): Float32Array | undefined {
+    if (!this.exists) return undefined;
+    const blob = this.statement('SELECT v.vector FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash WHERE h.chunk_id = ?')
+      .pluck()
+      .get(model, chunkId) as Buffer | undefined;
+    return blob && asFloats(blob);
+  }
+
+  /** Prepared once each: the tables may not exist yet when the store is made, so not in the constructor. */
+  private statement(sql: string): Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) this.statements.set(sql, (prepared = this.db.prepare(sql)));
+    return prepared;
   }
 
   /**
@@ -190,44 +204,39 @@ export class VectorStore {
    * the int8 copy is read again then, and only then.
    */
   private version(): string {
-    const files = this.db.prepare("SELECT count(*) || ' ' || coalesce(max(indexed_at), 0) FROM files").pluck().get() as string;
-    return `${files} ${(this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(VERSION_KEY) as string | undefined) ?? 0}`;
+    const files = this.statement("SELECT count(*) || ' ' || coalesce(max(indexed_at), 0) FROM files").pluck().get() as string;
+    return `${files} ${(this.statement('SELECT value FROM meta WHERE key = ?').pluck().get(VERSION_KEY) as string | undefined) ?? 0}`;
   }
 
   private bumpVersion(): void {
-    this.db.prepare("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run(VERSION_KEY);
-  }
-
-  /** The stored `model` vector of a chunk's content, if it has one. */
-  vectorOf(model: string, chunkId: number): Float32Array | undefined {
-    if (!this.exists) return undefined;
-    const blob = this.db
-      .prepare('SELECT v.vector FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash WHERE h.chunk_id = ?')
-      .pluck()
-      .get(model, chunkId) as Buffer | undefined;
-    return blob && asFloats(blob);
+    this.statement("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run(VERSION_KEY);
   }
 
   private quantisedFor(model: string, version: string): QuantisedVectors {
     const cached = this.quantised;
-    if (cached && cached.model === model && cached.version === version) return cached;
-    const rows = this.db
-      .prepare('SELECT h.chunk_id AS id, v.vector FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash ORDER BY h.chunk_id')
-      .all(model) as Array<{ id: number; vector: Buffer }>;
-    const dimensions = rows.length > 0 ? rows[0]!.vector.byteLength / 4 : 0;
-    const ids = new Int32Array(rows.length);
-    const values = new Int8Array(rows.length * dimensions);
-    const scales = new Float32Array(rows.length);
-    rows.forEach((row, r) => {
-      ids[r] = row.id;
+    if (cached?.model === model && cached.version === version) return cached;
+    this.quantised = undefined;
+    // Streamed into typed arrays sized first: a million row objects at once would weigh more than the copy.
+    const join = 'FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash';
+    const count = this.statement(`SELECT count(*) ${join}`).pluck().get(model) as number;
+    const dimensions = ((this.statement(`SELECT length(v.vector) ${join} LIMIT 1`).pluck().get(model) as number | undefined) ?? 0) / 4;
+    const ids = new Int32Array(count);
+    const values = new Int8Array(count * dimensions);
+    const scales = new Float32Array(count);
+    let r = 0;
+    for (const row of this.statement(`SELECT h.chunk_id AS id, v.vector ${join}`).iterate(model) as Iterable<{ id: number; vector: Buffer }>) {
+      // A vector of another size under the same model id cannot be compared: left out.
+      if (r === count || row.vector.byteLength !== dimensions * 4) continue;
       const vector = asFloats(row.vector);
       let largest = 0;
       for (const value of vector) largest = Math.max(largest, Math.abs(value));
       const scale = largest > 0 ? 127 / largest : 0;
-      for (let d = 0; d < dimensions; d++) values[r * dimensions + d] = Math.round((vector[d] ?? 0) * scale);
+      for (let d = 0; d < dimensions; d++) values[r * dimensions + d] = Math.round(vector[d]! * scale);
+      ids[r] = row.id;
       scales[r] = scale > 0 ? 1 / scale : 0;
-    });
-    this.quantised = { model, version, dimensions, ids, values, scales };
+      r++;
+    }
+    this.quantised = { model, version, dimensions, ids: ids.subarray(0, r), values: values.subarray(0, r * dimensions), scales: scales.subarray(0, r) };
     return this.quantised;
   }
 }
