@@ -1,5 +1,6 @@
 // Bundles every entry point. Node-only bundles are CommonJS (.cjs) because VS Code loads extensions
-// with require(); better-sqlite3 stays external so its prebuilt binary is found in node_modules.
+// with require(); better-sqlite3 and onnxruntime-node stay external so their prebuilt binaries are
+// found in node_modules.
 // The webview's script and styles go to media/dist/, the only folder the webview may load from.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ const node = {
   format: 'cjs',
   sourcemap: !production,
   minify: production,
-  external: ['better-sqlite3', 'vscode'],
+  external: ['better-sqlite3', 'onnxruntime-node', 'vscode'],
   // The engine finds its tree-sitter grammars from import.meta.url, which CommonJS lacks.
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: {

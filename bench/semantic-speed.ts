@@ -125,7 +125,9 @@ const seconds = (performance.now() - started) / 1000;
 const megabytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / 2 ** 20;
 
 console.log(`\nThe semantic list at ${ROWS.toLocaleString('en-US')} chunks (one thread; ${DEPTH} nearest, as a default search asks)\n`);
-console.log('| dims | vectors | first query after open, ms | lane (int8 scan + rescore) p50 / p95, ms | exact float32 scan p50 / p95, ms | bytes per vector on disk | memory for the int8 copy, MB |');
+console.log(
+  '| dims | vectors | first query after open, ms | lane (int8 scan + rescore) p50 / p95, ms | exact float32 scan p50 / p95, ms | bytes per vector on disk | memory for the int8 copy, MB |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const row of scanRows) console.log(row);
 console.log(

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { loadBeir, type BeirDataset } from '../src/core/eval/beir.ts';
 import { mean, recallAt, score, type Scores } from '../src/core/eval/metrics.ts';
 import { ollamaEmbedder } from '../src/core/semantic/http-embedders.ts';
-import { SemanticLane } from '../src/core/semantic/lane.ts';
+import { SemanticLane, type SemanticList } from '../src/core/semantic/lane.ts';
 import type { SearchOptionsInput } from '../src/core/options.ts';
 import { Vocabulary } from '../src/core/search/fuzzy.ts';
 import { search } from '../src/core/search/pipeline.ts';
@@ -46,6 +46,8 @@ interface SetReport {
   embedSeconds: number;
   embedded: number;
   scores: Record<string, Scores>;
+  /** Share of the exact float32 scan's top 10 and top 100 that the lane's int8 scan + rescore returns. */
+  int8Overlap: { at10: number; at100: number };
   gap: { docsChanged: number; lexical: { r10: number; r100: number }; withLane: { r10: number; r100: number } };
 }
 
@@ -73,9 +75,10 @@ fs.writeFileSync(
 async function measure(dataset: BeirDataset): Promise<SetReport> {
   const { store, lane, embedSeconds, embedded } = await indexAndEmbed(`${dataset.name}.db`, dataset.documents);
   const scores: Record<string, Scores> = {};
+  let int8Overlap: SetReport['int8Overlap'];
   try {
     const vocabulary = vocabularyOf(store);
-    const lists = new Map<string, Awaited<ReturnType<SemanticLane['nearest']>>>();
+    const lists = new Map<string, SemanticList>();
     for (const query of dataset.queries) lists.set(query.id, await lane.nearest(query.text, DEPTH));
     const run = (name: string, options: SearchOptionsInput, withLane: boolean) => {
       scores[name] = mean(
@@ -88,6 +91,7 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
     run('lexical', FULL, false);
     for (const weight of WEIGHTS) run(`lane ${weight}`, { ...FULL, listWeights: { semantic: weight } }, true);
     run('semantic alone', SEMANTIC_ALONE, true);
+    int8Overlap = await overlapWithExact(store, dataset, lists);
   } finally {
     store.close();
   }
@@ -98,8 +102,30 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
     embedSeconds,
     embedded,
     scores,
+    int8Overlap,
     gap: await vocabularyGap(dataset),
   };
+}
+
+/** The lane's nearest chunks against an exact scan of every stored float32 vector, per query. */
+async function overlapWithExact(store: IndexStore, dataset: BeirDataset, lists: ReadonlyMap<string, SemanticList>): Promise<SetReport['int8Overlap']> {
+  const rows = store.db.prepare('SELECT h.chunk_id AS id, v.vector FROM chunk_hashes h JOIN vectors v ON v.hash = h.hash').all() as Array<{
+    id: number;
+    vector: Buffer;
+  }>;
+  const matrix = rows.map((row) => new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)));
+  const at10: number[] = [];
+  const at100: number[] = [];
+  for (const query of dataset.queries) {
+    const [vector] = await embedder.embed([query.text.trim()]);
+    const exact = matrix.map((v, i) => ({ id: rows[i]!.id, cosine: v.reduce((sum, x, d) => sum + x * vector![d]!, 0) })).sort((a, b) => b.cosine - a.cosine);
+    const list = lists.get(query.id)!;
+    const lane = new Set('rows' in list ? list.rows.map((row) => row.id) : []);
+    const share = (k: number) => exact.slice(0, k).filter((row) => lane.has(row.id)).length / k;
+    at10.push(share(10));
+    at100.push(share(100));
+  }
+  return { at10: avg(at10), at100: avg(at100) };
 }
 
 /** The set with each query's words cut out of its relevant documents, searched with and without the lane. */
@@ -214,5 +240,8 @@ function printTables(all: SetReport[], weight: number | undefined): void {
     console.log(
       `| ${r.set} | ${r.gap.docsChanged} | ${f(r.gap.lexical.r10)} \\| ${f(r.gap.lexical.r100)} | ${f(r.gap.withLane.r10)} \\| ${f(r.gap.withLane.r100)} |`,
     );
+  console.log(
+    `\nThe int8 scan + float32 rescore against an exact float32 scan: ${all.map((r) => `${r.set} top 10 ${(100 * r.int8Overlap.at10).toFixed(1)}%, top 100 ${(100 * r.int8Overlap.at100).toFixed(1)}%`).join('; ')}`,
+  );
   console.log(`\nEmbedding: ${all.map((r) => `${r.set} ${r.embedded} documents in ${r.embedSeconds.toFixed(0)} s`).join(', ')} (0 when cached)`);
 }

@@ -44,7 +44,7 @@ given and stdin is not a terminal. While another process keeps the index up to d
 an MCP server), index exits with status 3 and says which; --wait waits for it to let go.
 
 EMBEDDING turns on the semantic lane, a third list of the chunks nearest the query's meaning:
-  --embed ollama|openai|static --embed-model NAME|DIR [--embed-endpoint URL] [--embed-dimensions N] [--embed-batch N]
+  --embed ollama|openai|static|onnx --embed-model NAME|DIR [--embed-endpoint URL] [--embed-dimensions N] [--embed-batch N]
 index embeds after indexing (only chunks whose text has no vector yet) and the index remembers the
 model, so later searches and the MCP server use it without these flags. An OpenAI-compatible
 endpoint's key is read from ${EMBED_API_KEY_ENV}.
@@ -326,15 +326,16 @@ function findIndex(from: string): string | undefined {
 function embeddingFlags(values: { embed?: string; 'embed-model'?: string; 'embed-endpoint'?: string; 'embed-dimensions'?: string; 'embed-batch'?: string }) {
   const apiKey = process.env[EMBED_API_KEY_ENV] ? { apiKey: process.env[EMBED_API_KEY_ENV] } : {};
   if (values.embed === undefined) {
-    if (values['embed-model'] !== undefined) throw new UsageError('--embed-model needs --embed ollama|openai|static');
+    if (values['embed-model'] !== undefined) throw new UsageError('--embed-model needs --embed ollama|openai|static|onnx');
     return { asIndexed: true as const, ...apiKey };
   }
   const provider = flag(EMBEDDING_OPTION_SCHEMAS.provider, values.embed, '--embed');
   const model = values['embed-model'];
-  if (!model) throw new UsageError(`--embed ${provider} needs --embed-model (${provider === 'static' ? 'the model folder' : "the model's name"})`);
+  const inFolder = provider === 'static' || provider === 'onnx';
+  if (!model) throw new UsageError(`--embed ${provider} needs --embed-model (${inFolder ? 'the model folder' : "the model's name"})`);
   return {
     provider,
-    model: provider === 'static' ? path.resolve(model) : model,
+    model: inFolder ? path.resolve(model) : model,
     ...(values['embed-endpoint'] ? { endpoint: values['embed-endpoint'] } : {}),
     ...(values['embed-dimensions'] ? { dimensions: numberFlag(EMBEDDING_OPTION_SCHEMAS.dimensions, values['embed-dimensions'], '--embed-dimensions') } : {}),
     ...(values['embed-batch'] ? { batchSize: numberFlag(EMBEDDING_OPTION_SCHEMAS.batchSize, values['embed-batch'], '--embed-batch') } : {}),

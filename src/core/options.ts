@@ -131,12 +131,12 @@ export type SearchOptionsInput = Partial<Omit<SearchOptions, 'stages' | 'listWei
   listWeights?: Partial<SearchOptions['listWeights']>;
 };
 
-const EMBEDDING_PROVIDERS = ['ollama', 'openai', 'static'] as const satisfies readonly EmbedderProvider[];
+const EMBEDDING_PROVIDERS = ['ollama', 'openai', 'static', 'onnx'] as const satisfies readonly EmbedderProvider[];
 
 /** The semantic lane's embedding model, as the CLI's flags and the settings name it (src/core/semantic/embedder.ts). */
 export const EMBEDDING_OPTION_SCHEMAS = {
   provider: oneOf(EMBEDDING_PROVIDERS).describe(
-    'Who embeds: a local Ollama, an OpenAI-compatible /v1/embeddings endpoint, or a model2vec folder read in-process.',
+    'Who embeds: a local Ollama, an OpenAI-compatible /v1/embeddings endpoint, or a model2vec or ONNX model folder run in-process.',
   ),
   dimensions: wholeNumber(1, 8192).describe('Vector size to ask the endpoint for, and to check every answer against.'),
   batchSize: wholeNumber(1, 2048).describe('Texts per embedding request.'),
@@ -178,8 +178,8 @@ export const OPTION_SETTINGS = {
   'weights.semantic': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.semantic,
   'semantic.provider': oneOf(['off', ...EMBEDDING_PROVIDERS])
     .default('off')
-    .describe('The embedding model behind the semantic lane: off, a local Ollama, an OpenAI-compatible endpoint, or a model2vec folder.'),
-  'semantic.model': z.string({ error: 'must be a string' }).default('').describe("The model's name at the endpoint, or the model2vec folder's path."),
+    .describe('The embedding model behind the semantic lane: off, a local Ollama, an OpenAI-compatible endpoint, or a model2vec or ONNX model folder.'),
+  'semantic.model': z.string({ error: 'must be a string' }).default('').describe("The model's name at the endpoint, or the model folder's path."),
   'semantic.endpoint': z
     .string({ error: 'must be a string' })
     .default('')

@@ -18,7 +18,9 @@ import type { FolderSpec } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
+import { loadTokenizer } from '../../src/core/semantic/tokenizer.ts';
 import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-server.ts';
+import { expectedVector, writeOnnxModel } from './helpers/onnx-model.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/model2vec/', import.meta.url));
@@ -362,4 +364,30 @@ test("the extension's engine worker takes the model in a folder's spec, reports 
   } finally {
     await client.stop();
   }
+});
+
+test('the onnx loader pools as the model folder says, padding and all: its vectors match an independent computation', async () => {
+  const { tokenizer } = await loadTokenizer(path.join(FIXTURES, 'float32'), 'the fixture');
+  const texts = ['hello world', 'a much longer sentence, so that the shorter ones in the batch are padded', 'retry'];
+  for (const pooling of ['mean', 'cls'] as const) {
+    const folder = makeTree({});
+    const model = writeOnnxModel(folder, { pooling });
+    const embedder = await createEmbedder({ provider: 'onnx', model: folder });
+    const batch = await embedder.embed(texts);
+    const alone = await embedder.embed([texts[0]!]);
+    texts.forEach((text, i) => {
+      const want = expectedVector(model, tokenizer.encode(text, { add_special_tokens: true }).ids, pooling);
+      want.forEach((value, d) => assert.ok(Math.abs(batch[i]![d]! - value) < 1e-5, `${pooling} "${text}"[${d}]: ${batch[i]![d]} vs ${value}`));
+    });
+    assert.deepEqual([...alone[0]!], [...batch[0]!], `${pooling}: a text's vector does not depend on its batch`);
+    assert.match(embedder.modelId, /^onnx:/);
+  }
+  await assert.rejects(createEmbedder({ provider: 'onnx', model: makeTree({ 'tokenizer.json': '{}' }) }), /has no model\.onnx/);
+  await assert.rejects(
+    createEmbedder({
+      provider: 'onnx',
+      model: makeTree({ 'model.onnx': 'not a model', 'tokenizer.json': fs.readFileSync(path.join(FIXTURES, 'float32/tokenizer.json'), 'utf8') }),
+    }),
+    /model\.onnx cannot be loaded/,
+  );
 });

@@ -1,16 +1,16 @@
 // An embedding model behind one interface, whatever runs it: a local Ollama, any OpenAI-compatible
-// /v1/embeddings endpoint, or a model2vec folder read in-process. The semantic lane (lane.ts)
+// /v1/embeddings endpoint, a model2vec folder or an ONNX model folder run in-process. The semantic lane (lane.ts)
 // asks for vectors in batches and never learns which provider answered.
 //
 // Failures are one error class with a kind, so the lane can tell "the model is not there"
 // (skip, say why) from "slow down" (retry with backoff): every message is a sentence a user can act
 // on, and never holds the API key.
 
-export type EmbedderProvider = 'ollama' | 'openai' | 'static';
+export type EmbedderProvider = 'ollama' | 'openai' | 'static' | 'onnx';
 
 export interface EmbedderConfig {
   provider: EmbedderProvider;
-  /** The model's name at the endpoint (`nomic-embed-text`), or for `static` its folder. */
+  /** The model's name at the endpoint (`nomic-embed-text`), or for `static` and `onnx` its folder. */
   model: string;
   /** Base URL of the endpoint; each provider has its usual local default. */
   endpoint?: string;

@@ -3,9 +3,10 @@
 
 import type { Embedder, EmbedderConfig } from './embedder.ts';
 import { ollamaEmbedder, openAiEmbedder } from './http-embedders.ts';
+import { onnxEmbedder } from './onnx-embedder.ts';
 import { staticEmbedder } from './static-embedder.ts';
 
-/** Reads a `static` model folder (failing with EmbedderError when it is missing or broken); the HTTP providers connect on first use. */
+/** Reads a `static` or `onnx` model folder (failing with EmbedderError when it is missing or broken); the HTTP providers connect on first use. */
 export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> {
   switch (config.provider) {
     case 'ollama':
@@ -14,5 +15,7 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
       return openAiEmbedder(config);
     case 'static':
       return staticEmbedder(config);
+    case 'onnx':
+      return onnxEmbedder(config);
   }
 }

@@ -8,20 +8,8 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Tokenizer as HuggingFaceTokenizer } from '@huggingface/tokenizers';
 import { DEFAULT_BATCH_SIZE, EmbedderError, normalized, type Embedder, type EmbedderConfig } from './embedder.ts';
-
-/**
- * The part of the tokenizer this loader uses. The package's type files import each other without
- * extensions, which the linter's TypeScript 6 cannot follow under nodenext (tsc 7 can), so the
- * class is bound to this shape once, here.
- */
-interface TextTokenizer {
-  encode(text: string, options: { add_special_tokens: boolean }): { ids: number[] };
-  token_to_id(token: string): number | undefined;
-}
-// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- see TextTokenizer
-const Tokenizer: new (spec: object, config: object) => TextTokenizer = HuggingFaceTokenizer;
+import { loadTokenizer } from './tokenizer.ts';
 
 /** Tokens of one text that count: model2vec's own default. A chunk is capped at a few KB anyway. */
 const MAX_TOKENS = 512;
@@ -35,8 +23,8 @@ interface Tensor {
 export async function staticEmbedder(config: EmbedderConfig): Promise<Embedder> {
   const folder = config.model;
   const who = `the model folder ${folder}`;
-  const [modelBytes, tokenizerJson, configJson] = await Promise.all(
-    ['model.safetensors', 'tokenizer.json', 'config.json'].map((name) =>
+  const [modelBytes, configJson] = await Promise.all(
+    ['model.safetensors', 'config.json'].map((name) =>
       readFile(path.join(folder, name)).catch((error: NodeJS.ErrnoException) => {
         if (name === 'config.json' && error.code === 'ENOENT') return undefined;
         throw new EmbedderError('unavailable', `${who} has no readable ${name} (${error.code ?? error.message}).`);
@@ -50,16 +38,12 @@ export async function staticEmbedder(config: EmbedderConfig): Promise<Embedder> 
   const embeddings = floats(table, who);
   const weights = tensors.has('weights') ? floats(tensors.get('weights')!, who) : undefined;
   const mapping = tensors.has('mapping') ? integers(tensors.get('mapping')!, who) : undefined;
-  let tokenizer: TextTokenizer;
-  let unknownId: number | undefined;
+  const { tokenizer, unknownId } = await loadTokenizer(folder, who);
   let normalize = true;
   try {
-    const spec = JSON.parse(tokenizerJson!.toString('utf8')) as { model?: { unk_token?: string } };
-    tokenizer = new Tokenizer(spec, {});
-    unknownId = spec.model?.unk_token ? tokenizer.token_to_id(spec.model.unk_token) : undefined;
     if (configJson) normalize = (JSON.parse(configJson.toString('utf8')) as { normalize?: boolean }).normalize ?? true;
   } catch (error) {
-    throw new EmbedderError('unavailable', `${who}: tokenizer.json or config.json cannot be read (${(error as Error).message}).`);
+    throw new EmbedderError('unavailable', `${who}: config.json cannot be read (${(error as Error).message}).`);
   }
   if (config.dimensions !== undefined && config.dimensions !== dimensions) {
     throw new EmbedderError('bad-answer', `${who} makes vectors of ${dimensions} dimensions, not the ${config.dimensions} configured.`);
