@@ -30,6 +30,7 @@ const PROVIDERS: ProviderItem[] = [
   { provider: 'ollama', label: 'Ollama', detail: `A local Ollama (${OLLAMA_DEFAULT_ENDPOINT}), e.g. nomic-embed-text` },
   { provider: 'openai', label: 'OpenAI-compatible endpoint', detail: 'OpenAI, LM Studio, llama.cpp server, vLLM, Text Embeddings Inference' },
   { provider: 'static', label: 'model2vec folder', detail: 'model.safetensors + tokenizer.json on disk (e.g. potion-base-8M), run in-process' },
+  { provider: 'onnx', label: 'ONNX model folder', detail: 'model.onnx + tokenizer.json on disk (e.g. bge-small, all-MiniLM, jina-code), run on the CPU' },
   { provider: 'off', label: 'Off', detail: 'No semantic lane: the lexical lists answer alone' },
 ];
 
@@ -62,13 +63,13 @@ export async function chooseEmbeddingModel(secrets: vscode.SecretStorage, log: v
 }
 
 async function askConfig(provider: EmbedderProvider, secrets: vscode.SecretStorage): Promise<EmbedderConfig | undefined> {
-  if (provider === 'static') {
+  if (provider === 'static' || provider === 'onnx') {
     const [folder] =
       (await vscode.window.showOpenDialog({
         canSelectFolders: true,
         canSelectFiles: false,
         openLabel: 'Use This Model Folder',
-        title: 'A model2vec folder',
+        title: provider === 'static' ? 'A model2vec folder' : 'An ONNX model folder',
       })) ?? [];
     return folder && { provider, model: folder.fsPath };
   }
