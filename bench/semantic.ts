@@ -32,7 +32,7 @@ const { values } = parseArgs({
   options: { sets: { type: 'string', default: 'scifact,cosqa,cranfield' }, 'eval-dir': { type: 'string', default: '../shared/eval' } },
 });
 const DEPTH = 100;
-const WEIGHTS = [0.25, 0.5, 0.75, 1] as const;
+const WEIGHTS = [0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1] as const;
 const CACHE = path.resolve('bench/out/semantic');
 const OUT = path.resolve('docs/benchmarks');
 /** The full pipeline, as a user gets it with fuzzy off (the typo retry is not what is measured here). */

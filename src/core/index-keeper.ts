@@ -48,6 +48,8 @@ export type KeeperConfig = EngineConfig & {
   onePerProcess?: boolean;
   /** Lease heartbeat in milliseconds (HEARTBEAT_MS); tests shorten it. */
   heartbeatMs?: number;
+  /** Wait before retrying a failed embedding pass, in milliseconds (EMBED_RETRY_FIRST_MS); doubles each time. Tests shorten it. */
+  embedRetryMs?: number;
 };
 
 export interface KeeperStats extends IndexStats {
@@ -113,6 +115,13 @@ const STALE_CHECK_LIMIT = 50_000;
 const SIMILAR_TERMS = 8;
 /** A word in this many chunks or more is not distinctive; counting stops there. */
 const SIMILAR_MAX_CHUNKS = 1_000;
+/**
+ * A failed embedding pass (the model down, a refused key) is tried again after this long, then
+ * after twice as long each time up to EMBED_RETRY_MAX_MS: a model started after the window opened
+ * is found, one that stays broken is not asked every few seconds.
+ */
+const EMBED_RETRY_FIRST_MS = 30_000;
+const EMBED_RETRY_MAX_MS = 15 * 60_000;
 /** How long the vocabulary's preparation waits for searches in flight to finish, per look. */
 const IDLE_POLL_MS = 50;
 
@@ -131,6 +140,7 @@ export class IndexKeeper {
   private embedRun: EmbedRun | undefined;
   /** Chunks changed while a pass ran, maybe behind its cursor: run another after it. */
   private embedAgain = false;
+  private embedRetry: { timer: NodeJS.Timeout; delayMs: number } | undefined;
   /** The tail of the queue of file changes. */
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
@@ -421,6 +431,7 @@ export class IndexKeeper {
     this.closed = true;
     clearInterval(this.heartbeat);
     clearTimeout(this.idleTimer);
+    this.stopRetryingEmbedding();
     await this.cancelSync();
     await this.cancelEmbedding();
     await this.writes.catch(() => undefined);
@@ -521,7 +532,8 @@ export class IndexKeeper {
     run.promise = pass
       .then(
         (outcome) => {
-          if (outcome.failed) this.emit({ type: 'log', message: `embedding stopped, the rest waits for the next pass: ${outcome.failed}` });
+          if (outcome.failed) this.retryEmbeddingLater(outcome.failed);
+          else if (!run.abort.signal.aborted) this.stopRetryingEmbedding();
           if (outcome.embedded > 0) this.emit({ type: 'changed' });
           return outcome;
         },
@@ -535,13 +547,27 @@ export class IndexKeeper {
       });
     this.embedRun = run;
     void run.promise.then((outcome) => {
-      // A failing model is not asked again at once: the next change or sync tries it.
+      // A failing model is not asked again at once: its retry is scheduled.
       if (this.embedAgain && outcome && !outcome.failed) {
         this.embedAgain = false;
         this.embedInBackground();
       }
     });
     return run;
+  }
+
+  private retryEmbeddingLater(failure: string): void {
+    const delayMs = this.embedRetry ? Math.min(EMBED_RETRY_MAX_MS, this.embedRetry.delayMs * 2) : (this.config.embedRetryMs ?? EMBED_RETRY_FIRST_MS);
+    this.stopRetryingEmbedding();
+    this.emit({ type: 'log', message: `embedding stopped (${failure}); trying again in ${Math.round(delayMs / 1000)} s` });
+    const timer = setTimeout(() => this.embedInBackground(), delayMs);
+    timer.unref();
+    this.embedRetry = { timer, delayMs };
+  }
+
+  private stopRetryingEmbedding(): void {
+    clearTimeout(this.embedRetry?.timer);
+    this.embedRetry = undefined;
   }
 
   /** Starts an embedding pass after indexing, or asks the running one to be followed by another. */

@@ -391,3 +391,28 @@ test('the onnx loader pools as the model folder says, padding and all: its vecto
     /model\.onnx cannot be loaded/,
   );
 });
+
+test('a model that fails when the index is built is asked again later, and the keeper embeds once it answers', async () => {
+  server.behaviour.apiKey = 'sk-not-sent';
+  const keeper = await IndexKeeper.open({ root: makeTree(WORKSPACE), kind: 'mcp', embedding: ollama(), embedRetryMs: 100 });
+  try {
+    const logs: string[] = [];
+    keeper.onEvent((event) => event.type === 'log' && logs.push(event.message));
+    await keeper.sync();
+    assert.match((await keeper.embed())?.failed ?? '', /refused the API key/);
+    assert.equal(keeper.stats().semantic?.embedded, 0);
+    assert.match(keeper.stats().semantic?.problem ?? '', /refused the API key/);
+    delete server.behaviour.apiKey;
+    const until = Date.now() + 10_000;
+    while (keeper.stats().semantic?.embedded !== keeper.stats().chunks && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(keeper.stats().semantic?.embedded, keeper.stats().chunks, 'embedded by a retry nobody asked for');
+    assert.ok(
+      logs.some((line) => /trying again in \d+ s/.test(line)),
+      logs.join('\n'),
+    );
+    assert.equal(keeper.stats().semantic?.problem, undefined, 'the failure is forgotten once a pass succeeds');
+  } finally {
+    delete server.behaviour.apiKey;
+    await keeper.close();
+  }
+});

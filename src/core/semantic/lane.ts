@@ -27,7 +27,7 @@ export interface EmbedOutcome {
 }
 
 /** How long a query waits for its vector before the search goes on without the lane. */
-export const DEFAULT_QUERY_BUDGET_MS = 300;
+const DEFAULT_QUERY_BUDGET_MS = 300;
 /** After a failure, queries skip the model this long instead of waiting for it again. */
 const FAILURE_COOLDOWN_MS = 30_000;
 const QUERY_CACHE_SIZE = 128;
@@ -99,7 +99,7 @@ export class SemanticLane {
     return { embedded: done };
   }
 
-  /** Chunks of the index and how many have this model's vector. */
+  /** How many chunks have this model's vector. */
   coverage(): { embedded: number } {
     return { embedded: this.vectors.countEmbedded(this.model) };
   }
