@@ -21,9 +21,10 @@ export function oneLine(text: string, max = 140): string {
 export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
   const icon = result.kind === 'code' ? '$(symbol-method)' : '$(book)';
   const where = `${multiRoot ? `${result.folderName} › ` : ''}${result.path}:${result.startLine}`;
+  const meaning = result.explain.semantic;
   return {
     label: `${icon} ${result.title || result.path}`,
-    description: `${where} · ${result.stage}`,
+    description: `${where} · ${result.stage}${meaning ? ` · semantic #${meaning.rank}, cosine ${meaning.cosine.toFixed(2)}` : ''}`,
     detail: oneLine(result.snippet),
     alwaysShow: true,
     result,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { IndexState } from '../../src/extension/indexing.ts';
+import { itemFor } from '../../src/extension/quickpick.ts';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
 
 // The semantic lane as a user turns it on: a model folder in the settings, embedded in the
@@ -68,5 +69,7 @@ suite('the semantic lane in VS Code', () => {
       assert.equal(result.stage, 'semantic');
       assert.ok(result.explain.semantic && !result.explain.porter && !result.explain.trigram, JSON.stringify(result.explain));
     }
+    // The quick pick's row says so, with the list's rank and cosine.
+    assert.match(itemFor(answer.results[0]!, true).description ?? '', /:\d+ · semantic · semantic #1, cosine -?\d\.\d{2}$/);
   });
 });
