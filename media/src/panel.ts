@@ -210,7 +210,8 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   last = message;
   status.classList.remove('busy');
   const corrected = message.corrections.length > 0 ? `Showing results for ${correctedQuery(message.query, message.corrections)}` : '';
-  note.textContent = corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`;
+  const lane = message.semanticSkipped ? ` · semantic list skipped: ${message.semanticSkipped}` : '';
+  note.textContent = (corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`) + lane;
   const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));
   const children: HTMLElement[] = [];
   if (message.results.length === 0) children.push(el('div', 'empty', 'No results.'));

@@ -90,7 +90,7 @@ export interface AgentOutput {
 }
 
 /** What the agent's text is made from: one folder's search response, or several merged. */
-export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates'>;
+export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates' | 'semantic'>;
 
 interface Block {
   rank: number;
@@ -105,7 +105,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   const results = response.results;
   const n = results.length;
   const files = new Set(results.map((r) => r.path)).size;
-  const corrections = correctionLine(response);
+  const corrections = correctionLine(response) + semanticLine(response);
   const terms = queryTerms([query, ...response.corrections.map(([, corrected]) => corrected)].join(' '));
 
   // Reserve room for the header and trailer as they would read with the largest numbers, then fill
@@ -170,6 +170,12 @@ function correctionLine(response: AgentAnswer): string {
   if (response.corrections.length === 0) return '';
   const pairs = response.corrections.map(([typed, corrected]) => `"${typed}" → "${corrected}"`).join(', ');
   return `Corrected: ${pairs} (some words matched nothing as typed; results are for the corrected words).\n`;
+}
+
+/** Said when the semantic lane sat this search out, so the agent knows the answer is lexical only. */
+function semanticLine(response: AgentAnswer): string {
+  if (!response.semantic?.skipped) return '';
+  return `Semantic list skipped (${response.semantic.model}): ${oneLine(response.semantic.skipped, 200)}; results are from the lexical lists.\n`;
 }
 
 function trailer(omitted: number, total: number, budget: number, unprinted: number): string {

@@ -657,6 +657,8 @@ export interface KeptFolder<T> {
 export interface MergedSearch<T> {
   results: Array<{ result: SearchResult; folder: T }>;
   corrections: Array<[string, string]>;
+  /** The semantic lane, when a folder has one: a folder's reason for skipping it wins, so it is never hidden. */
+  semantic?: SearchResponse['semantic'];
   candidates: number;
   elapsedMs: number;
 }
@@ -680,6 +682,7 @@ export async function searchFolders<T>(
     merged.candidates += answer.candidates;
     for (const result of answer.results) merged.results.push({ result, folder });
     for (const pair of answer.corrections) if (!merged.corrections.some(([typed]) => typed === pair[0])) merged.corrections.push(pair);
+    if (answer.semantic && (!merged.semantic || (answer.semantic.skipped && !merged.semantic.skipped))) merged.semantic = answer.semantic;
   }
   if (folders.length > 1) merged.results.sort((a, b) => b.result.score - a.result.score);
   if (options.limit !== undefined) merged.results = merged.results.slice(0, options.limit);

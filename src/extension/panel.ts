@@ -106,8 +106,16 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       return;
     }
     this.deps.model.set(answer.value);
-    const { results, corrections, elapsedMs } = answer.value;
-    this.post({ type: 'results', query, results, corrections, elapsedMs, multiRoot: this.deps.index.folders.length > 1 });
+    const { results, corrections, elapsedMs, semantic } = answer.value;
+    this.post({
+      type: 'results',
+      query,
+      results,
+      corrections,
+      elapsedMs,
+      multiRoot: this.deps.index.folders.length > 1,
+      ...(semantic?.skipped ? { semanticSkipped: semantic.skipped } : {}),
+    });
   }
 
   /** Sends the view the settings it applies itself (the debounce) after they changed. */

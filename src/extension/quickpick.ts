@@ -31,9 +31,13 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
   };
 }
 
-export function correctionsText(answer: SearchAnswer): string | undefined {
-  if (answer.corrections.length === 0) return undefined;
-  return `showing results for ${correctedQuery(answer.query, answer.corrections)}`;
+/** What the quick pick's title says about the answer: the corrected query, and a semantic lane that sat it out. */
+export function answerNote(answer: SearchAnswer): string | undefined {
+  const notes = [
+    answer.corrections.length > 0 ? `showing results for ${correctedQuery(answer.query, answer.corrections)}` : '',
+    answer.semantic?.skipped ? `semantic list skipped: ${oneLine(answer.semantic.skipped, 80)}` : '',
+  ].filter(Boolean);
+  return notes.length > 0 ? notes.join(' · ') : undefined;
 }
 
 export interface QuickPickDeps {
@@ -85,7 +89,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     deps.log.trace(`quick pick "${query}": ${answer.value.results.length} results in ${(performance.now() - started).toFixed(1)} ms`);
     deps.model.set(answer.value);
     const multiRoot = deps.multiRoot();
-    const note = correctionsText(answer.value);
+    const note = answerNote(answer.value);
     pick.title = note;
     const items: ResultItem[] = answer.value.results.map((r) => itemFor(r, multiRoot));
     if (note) items.unshift({ label: note, kind: vscode.QuickPickItemKind.Separator });

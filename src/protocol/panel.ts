@@ -33,7 +33,16 @@ export interface PanelState {
 
 export type HostNotification =
   | { type: 'state'; state: PanelState }
-  | { type: 'results'; query: string; results: FolderResult[]; corrections: Array<[string, string]>; elapsedMs: number; multiRoot: boolean }
+  | {
+      type: 'results';
+      query: string;
+      results: FolderResult[];
+      corrections: Array<[string, string]>;
+      elapsedMs: number;
+      multiRoot: boolean;
+      /** Why the semantic lane sat this search out, if it did. */
+      semanticSkipped?: string;
+    }
   | { type: 'failed'; query: string; message: string }
   /** The files a pasted issue or stack trace points at (Locate from Issue or Stack Trace). */
   | ({ type: 'located'; multiRoot: boolean; /** What was read from the text, in words ("2 frames, 1 message"). */ summary: string } & FolderLocateAnswer)

@@ -59,6 +59,8 @@ export interface SearchAnswer {
   searched: string;
   results: FolderResult[];
   corrections: Array<[string, string]>;
+  /** The semantic lane's model, and why it sat this search out, when it did. */
+  semantic?: { model: string; skipped?: string };
   elapsedMs: number;
 }
 

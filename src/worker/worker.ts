@@ -171,6 +171,7 @@ const handlers: RequestHandlers = {
       searched: query,
       results: merged.results.map(({ result, folder: spec }) => withFolder(spec, result)),
       corrections: merged.corrections,
+      ...(merged.semantic ? { semantic: merged.semantic } : {}),
       elapsedMs: merged.elapsedMs,
     };
   },
@@ -193,7 +194,7 @@ const handlers: RequestHandlers = {
     const answer = agentText(budgetBytes, (budget) => {
       output = formatForAgent(
         query,
-        { results, corrections: merged.corrections, candidates: merged.candidates },
+        { results, corrections: merged.corrections, candidates: merged.candidates, ...(merged.semantic ? { semantic: merged.semantic } : {}) },
         { budgetBytes: budget, explain, chunkText: (chunkId, result) => redactedText(keeperOf.get(result)?.chunk(chunkId)?.text) },
       );
       return output.text;

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatForAgent } from '../../src/core/agent-output.ts';
 import { describeAsText } from '../../src/core/describe.ts';
 import { Engine } from '../../src/core/engine.ts';
 import { IndexKeeper } from '../../src/core/index-keeper.ts';
@@ -141,6 +142,11 @@ test('an OpenAI-compatible endpoint with a key works, and a refused key is named
     const answer = await refused.search('bar chart legend');
     assert.equal(answer.results[0]?.path, 'src/chart.ts', 'lexical search answers as before');
     assert.match(answer.semantic?.skipped ?? '', /refused the API key/);
+    // An agent is told too, in the answer's text.
+    assert.match(
+      formatForAgent('bar chart legend', answer).text,
+      /\nSemantic list skipped \(openai:use-lite\): .*refused the API key.*; results are from the lexical lists\.\n/,
+    );
   } finally {
     delete server.behaviour.apiKey;
   }
@@ -355,6 +361,7 @@ test("the extension's engine worker takes the model in a folder's spec, reports 
     assert.ok(answer.ok);
     assert.equal(answer.value.results[0]?.path, 'src/rate_limit.ts');
     assert.equal(answer.value.results[0]?.stage, 'semantic');
+    assert.deepEqual(answer.value.semantic, { model: 'ollama:use-lite' });
     const stats = await client.request({ type: 'stats' });
     assert.ok(stats.ok);
     assert.deepEqual(stats.value[0]?.semantic, { model: 'ollama:use-lite', embedded: stats.value[0]?.chunks });
