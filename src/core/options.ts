@@ -101,8 +101,10 @@ export const SEARCH_OPTION_SCHEMAS = {
       porter: number(0).default(1).describe('Weight of the Porter (stemmed words) list in the fused score.'),
       trigram: number(0).default(0.5).describe('Weight of the trigram (substring) list in the fused score.'),
       feedback: number(0).default(0.5).describe('Weight of the feedback list (words the best first results share) in the fused score; 0 turns feedback off.'),
+      // Chosen by bench/semantic.ts's rule (docs/benchmarks.md, the semantic lane): the largest
+      // weight that costs no shared set more than one rank swap of nDCG@10 with USE-lite.
       semantic: number(0)
-        .default(0.5)
+        .default(0.15)
         .describe("Weight of the semantic list (the chunks nearest the query's meaning, when an embedding model is configured) in the fused score."),
     })
     .prefault({}),

@@ -84,9 +84,9 @@ export interface ProximityExplanation {
   /** The total boost: the rerank multiplies the fused score by 1 + boost (and by √lexical). */
   boost: number;
   /**
-   * How strongly the query's own lists matched, 0–1: each list's BM25 (the semantic list's
-   * cosine) over its best in this search, averaged with the list weights. The rerank multiplies
-   * by its square root.
+   * How strongly the query's own lists matched, 0–1: each word list's BM25 over its best in this
+   * search, averaged with the list weights; for a chunk only the semantic list found, its cosine
+   * over the best cosine. The rerank multiplies by its square root.
    */
   lexical: number;
   /** 1-based rank after fusion, before the rerank. */

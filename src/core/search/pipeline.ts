@@ -177,36 +177,29 @@ function onlyBySemantic(candidate: FusedCandidate): boolean {
 }
 
 /**
- * How strongly the query's own lists matched a candidate, 0–1: each list's BM25 (the semantic
- * list's cosine) over the best that list found, averaged with the list weights; a list that
- * missed the candidate counts 0. Without the semantic list's part, a chunk only it found would
- * score 0 here and the rerank would sink it whatever its cosine.
+ * How strongly the query's own lists matched a candidate, 0–1: each word list's BM25 over the best
+ * that list found, averaged with the list weights; a list that missed the candidate counts 0. A
+ * chunk no word list found has no BM25 to measure, and would score 0 and sink whatever its
+ * meaning: its cosine over the best cosine stands in. The cosine is left out for the others: a
+ * weak model's opinion would otherwise reorder what the words already ranked.
  */
 function matchStrength(
   lists: Partial<Record<LexicalList, ListRow[]>>,
   semantic: readonly NearestChunk[] | undefined,
   listWeights: Record<ListName, number>,
 ): (candidate: FusedCandidate) => number {
-  const scores: Partial<Record<ListName, (candidate: FusedCandidate) => number | undefined>> = {};
-  for (const name of ['porter', 'trigram'] as const) {
-    const rows = lists[name];
-    if (rows) scores[name] = (candidate) => (candidate.lists[name] ? -candidate.lists[name].bm25 : undefined);
-  }
-  if (semantic) scores.semantic = (candidate) => candidate.lists.semantic?.cosine;
-  const best: Partial<Record<ListName, number>> = {
-    porter: Math.max(0, ...(lists.porter ?? []).map((row) => -row.bm25)),
-    trigram: Math.max(0, ...(lists.trigram ?? []).map((row) => -row.bm25)),
-    semantic: Math.max(0, ...(semantic ?? []).map((row) => row.cosine)),
-  };
-  const ran = QUERY_LISTS.filter((name) => scores[name] && listWeights[name] > 0);
+  const ran = (['porter', 'trigram'] as const).filter((name) => lists[name] && listWeights[name] > 0);
+  const best = new Map(ran.map((name) => [name, Math.max(0, ...lists[name]!.map((row) => -row.bm25))]));
   const totalWeight = ran.reduce((sum, name) => sum + listWeights[name], 0);
+  const bestCosine = Math.max(0, ...(semantic ?? []).map((row) => row.cosine));
   return (candidate) => {
+    if (onlyBySemantic(candidate)) return bestCosine > 0 ? Math.max(0, candidate.lists.semantic!.cosine / bestCosine) : 0;
     if (totalWeight === 0) return 1;
     let sum = 0;
     for (const name of ran) {
-      const score = scores[name]!(candidate);
-      const top = best[name]!;
-      if (score !== undefined && top > 0) sum += listWeights[name] * Math.max(0, score / top);
+      const hit = candidate.lists[name];
+      const top = best.get(name)!;
+      if (hit && top > 0) sum += listWeights[name] * (-hit.bm25 / top);
     }
     return sum / totalWeight;
   };
