@@ -193,7 +193,7 @@ async function indexAndEmbed(file: string, documents: BeirDataset['documents'], 
   vectors.ensureSchema();
   if (vectorsFrom && fs.existsSync(vectorsFrom)) {
     store.db.prepare('ATTACH DATABASE ? AS other').run(vectorsFrom);
-    store.db.exec('INSERT OR IGNORE INTO vectors SELECT * FROM other.vectors');
+    store.db.exec('INSERT OR IGNORE INTO vectors (model, hash, vector) SELECT model, hash, vector FROM other.vectors');
     store.db.exec('DETACH DATABASE other');
   }
   const lane = new SemanticLane(embedder, vectors, { queryBudgetMs: 120_000 });

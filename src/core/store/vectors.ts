@@ -6,6 +6,10 @@
 //   chunk_hashes  chunk id → content hash; a trigger drops the row with its chunk.
 //   vectors       (model, hash) → float32 vector, unit length.
 //
+// `vectors` is a rowid table with a unique index rather than WITHOUT ROWID keyed by (model, hash):
+// a vector of a few hundred bytes or more is too big a row for a WITHOUT ROWID b-tree, which gave
+// nearly a page to each (6 GB for 1.3 M 256-dimension vectors, 1.3 GB of them floats).
+//
 // The tables arrived after schema version 1; they are created when a process first embeds, and an
 // index without them simply has no vectors. Searching scans an int8 copy of every vector held in
 // memory, then rescores the best few hundred with the stored float32 vectors: the int8 pass reads a
@@ -18,7 +22,8 @@ import type { Db } from './database.ts';
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chunk_hashes (chunk_id INTEGER PRIMARY KEY, hash BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS chunk_hashes_by_hash ON chunk_hashes (hash);
-CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash BLOB NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vectors (id INTEGER PRIMARY KEY, model TEXT NOT NULL, hash BLOB NOT NULL, vector BLOB NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS vectors_by_content ON vectors (model, hash);
 CREATE TRIGGER IF NOT EXISTS chunk_hashes_after_delete AFTER DELETE ON chunks BEGIN
   DELETE FROM chunk_hashes WHERE chunk_id = old.id;
 END;
