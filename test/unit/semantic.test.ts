@@ -20,8 +20,11 @@ import { EngineClient } from '../../src/worker/client.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
 import { loadTokenizer } from '../../src/core/semantic/tokenizer.ts';
+import { IndexStore } from '../../src/core/store/store.ts';
+import { VectorStore } from '../../src/core/store/vectors.ts';
 import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-server.ts';
 import { expectedVector, writeOnnxModel } from './helpers/onnx-model.ts';
+import { random } from './helpers/random.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/model2vec/', import.meta.url));
@@ -421,5 +424,38 @@ test('a model that fails when the index is built is asked again later, and the k
   } finally {
     delete server.behaviour.apiKey;
     await keeper.close();
+  }
+});
+
+test('the int8 scan with its float32 rescore returns what an exact scan returns, over more vectors than it rescores', () => {
+  const store = new IndexStore(path.join(makeTree({}), 'index.db'));
+  try {
+    const vectors = new VectorStore(store.db);
+    vectors.ensureSchema();
+    const next = random(11);
+    const unit = () => {
+      const v = Float32Array.from({ length: 32 }, () => next() * 2 - 1);
+      const norm = Math.hypot(...v);
+      return v.map((x) => x / norm);
+    };
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({ id: i + 1, hash: Buffer.from(`${String(i).padStart(16, '0')}`), vector: unit() }));
+    const insert = store.db.prepare('INSERT INTO chunk_hashes (chunk_id, hash) VALUES (?, ?)');
+    for (const row of rows) insert.run(row.id, row.hash);
+    vectors.put('test@32', rows);
+    for (let q = 0; q < 5; q++) {
+      const query = unit();
+      const exact = rows
+        .map((row) => ({ id: row.id, cosine: row.vector.reduce((sum, x, d) => sum + x * query[d]!, 0) }))
+        .sort((a, b) => b.cosine - a.cosine)
+        .slice(0, 50);
+      const found = vectors.nearest('test@32', query, 50);
+      assert.deepEqual(
+        found.map((row) => row.id),
+        exact.map((row) => row.id),
+      );
+      found.forEach((row, i) => assert.ok(Math.abs(row.cosine - exact[i]!.cosine) < 1e-5));
+    }
+  } finally {
+    store.close();
   }
 });

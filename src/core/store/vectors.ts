@@ -262,13 +262,37 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-/** Indexes of the `count` largest values, in no particular order. */
+/**
+ * Indexes of the `count` largest values, in no particular order: a min-heap of the best so far, so
+ * a million estimates cost one comparison each, not a sort.
+ */
 function topRows(values: Float32Array, count: number): number[] {
   if (count >= values.length) return Array.from(values.keys());
-  // The count-th largest value is the threshold; ties at it fill up to count.
-  const threshold = Float32Array.from(values).sort()[values.length - count]!;
-  const rows: number[] = [];
-  for (let i = 0; i < values.length && rows.length < count; i++) if (values[i]! > threshold) rows.push(i);
-  for (let i = 0; i < values.length && rows.length < count; i++) if (values[i] === threshold) rows.push(i);
-  return rows;
+  const heap = new Int32Array(count);
+  const less = (a: number, b: number) => values[heap[a]!]! < values[heap[b]!]!;
+  const swap = (a: number, b: number) => {
+    const t = heap[a]!;
+    heap[a] = heap[b]!;
+    heap[b] = t;
+  };
+  const siftDown = (from: number) => {
+    for (let i = from; ;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < count && less(left, smallest)) smallest = left;
+      if (right < count && less(right, smallest)) smallest = right;
+      if (smallest === i) return;
+      swap(i, smallest);
+      i = smallest;
+    }
+  };
+  for (let i = 0; i < count; i++) heap[i] = i;
+  for (let i = (count >> 1) - 1; i >= 0; i--) siftDown(i);
+  for (let row = count; row < values.length; row++) {
+    if (values[row]! <= values[heap[0]!]!) continue;
+    heap[0] = row;
+    siftDown(0);
+  }
+  return Array.from(heap);
 }
