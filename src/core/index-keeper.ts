@@ -194,16 +194,7 @@ export class IndexKeeper {
   async sync(options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner' || this.closed) return null;
     const run = (this.syncRun ??= this.startSync());
-    const { onProgress, signal } = options;
-    if (onProgress) run.listeners.add(onProgress);
-    const cancel = () => run.abort.abort();
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      return await run.promise;
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-      if (onProgress) run.listeners.delete(onProgress);
-    }
+    return joinRun(run, options);
   }
 
   /**
@@ -215,16 +206,7 @@ export class IndexKeeper {
     if (this.currentRole !== 'owner' || this.closed) return undefined;
     const run = this.embedRun ?? this.startEmbedding();
     if (!run) return undefined;
-    const { onProgress, signal } = options;
-    if (onProgress) run.listeners.add(onProgress);
-    const cancel = () => run.abort.abort();
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      return await run.promise;
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-      if (onProgress) run.listeners.delete(onProgress);
-    }
+    return joinRun(run, options);
   }
 
   /** Stops the sync in progress, if any, and waits for it to wind down. True if there was one. */
@@ -687,6 +669,26 @@ export async function searchFolders<T>(
   if (folders.length > 1) merged.results.sort((a, b) => b.result.score - a.result.score);
   if (options.limit !== undefined) merged.results = merged.results.slice(0, options.limit);
   return merged;
+}
+
+/**
+ * Waits for a run that later callers join rather than start another (a sync, an embedding pass):
+ * `signal` aborts the run itself, and `onProgress` hears its progress while this caller waits.
+ */
+async function joinRun<P, R>(
+  run: { promise: Promise<R>; abort: AbortController; listeners: Set<(progress: P) => void> },
+  options: { signal?: AbortSignal; onProgress?: (progress: P) => void },
+): Promise<R> {
+  const { onProgress, signal } = options;
+  if (onProgress) run.listeners.add(onProgress);
+  const cancel = () => run.abort.abort();
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await run.promise;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    if (onProgress) run.listeners.delete(onProgress);
+  }
 }
 
 /** Whether re-reading a file changed what the index holds for it. */

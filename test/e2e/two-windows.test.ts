@@ -58,7 +58,12 @@ async function problems(window: Workbench): Promise<string[]> {
   if ((await bell.locator('.codicon-bell-dot').count()) === 0) return [];
   await bell.click();
   const rows = page.locator('.notifications-center .monaco-list-row');
-  await rows.first().waitFor();
+  // A transient one (progress, "extension host is unresponsive" on a loaded machine) may be gone by
+  // the time the centre opens: an empty centre holds no problem.
+  await rows
+    .first()
+    .waitFor({ timeout: 5_000 })
+    .catch(() => undefined);
   const found = await rows.evaluateAll((elements) =>
     elements
       .filter((row) => row.querySelector('.codicon-error, .codicon-warning') || /Fused|locked/i.test(row.textContent ?? ''))
