@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions, type UpdateOutcome } from './indexer.ts';
 import { resolveIndexOptions, resolveSearchOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
-import { search } from './search/pipeline.ts';
+import { filteredDepth, search } from './search/pipeline.ts';
 import { IndexLease, type LeaseOptions } from './index-lease.ts';
 import { isBusy } from './store/database.ts';
 import { IndexStore, type CatalogEntry, type IndexStats, type StoredChunk } from './store/store.ts';
@@ -271,8 +271,7 @@ export class Engine {
 
   /** The chunks nearest one chunk by meaning, for "find similar"; undefined without the lane or the chunk's vector. */
   similarByMeaning(chunkId: number, input?: SearchOptionsInput): SemanticList | undefined {
-    const options = resolveSearchOptions(input);
-    return this.lane?.nearestToChunk(chunkId, Math.max(options.candidateDepth, 8 * options.limit, 40));
+    return this.lane?.nearestToChunk(chunkId, filteredDepth(resolveSearchOptions(input)));
   }
 
   /** The query's nearest chunks by meaning, deep enough for a filtered search; undefined when the lane is off or not asked for. */
@@ -280,7 +279,7 @@ export class Engine {
     if (this.laneProblem) return { model: this.laneProblem.model, skipped: this.laneProblem.reason };
     const options = resolveSearchOptions(input);
     if (!this.lane || !options.stages.semantic || options.listWeights.semantic === 0 || query.trim() === '') return undefined;
-    return this.lane.nearest(query, Math.max(options.candidateDepth, 8 * options.limit, 40));
+    return this.lane.nearest(query, filteredDepth(options));
   }
 
   /**

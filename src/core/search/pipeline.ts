@@ -79,7 +79,7 @@ interface Run {
 function run(store: IndexStore, terms: QueryTerms, semanticRows: readonly NearestChunk[] | undefined, options: SearchOptions): Run {
   if (terms.words.length === 0) return { ranked: [], candidates: 0, feedbackWords: [] };
   const filtered = isFiltered(options.filters);
-  const depth = filtered ? Math.max(options.candidateDepth, 8 * options.limit, 40) : options.candidateDepth;
+  const depth = filtered ? filteredDepth(options) : options.candidateDepth;
   const semantic = semanticRows?.slice(0, depth);
   const lists: Partial<Record<LexicalList, ListRow[]>> = {};
   if (options.stages.porter) lists.porter = porterList(store, terms, depth, options.titleColumnWeight);
@@ -98,6 +98,15 @@ function run(store: IndexStore, terms: QueryTerms, semanticRows: readonly Neares
   // The second ranking mostly holds the same chunks; where the query's pieces occur in them is already known.
   const measured = new Map(first.ranked.flatMap((entry) => (entry.occurrences ? [[entry.chunk.id, entry.occurrences] as const] : [])));
   return { ...rank(store, lists, semantic, options, proximity && { ...proximity, measured }), feedbackWords: words };
+}
+
+/**
+ * How deep each list is read for a filtered search, so that the filter still leaves a full page;
+ * the semantic list is always read this deep, since it is fetched before the filters are known to
+ * leave enough.
+ */
+export function filteredDepth(options: SearchOptions): number {
+  return Math.max(options.candidateDepth, 8 * options.limit, 40);
 }
 
 /** What the proximity rerank needs of the query, computed once per run. */
