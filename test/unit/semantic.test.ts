@@ -246,6 +246,12 @@ test('an endpoint that is down, slow, rate limiting, or answering wrong vectors:
   assert.ok(performance.now() - slowStarted < 1_500, 'the search did not wait for the model');
   assert.equal(slow.results[0]?.path, 'src/chart.ts');
   assert.match(slow.semantic?.skipped ?? '', /did not answer within 300 ms/);
+  // Headers at once, the body late: still slow, not broken, so the next query asks the model again.
+  server.behaviour.slowBodyMs = 2_000;
+  assert.match((await engine.search('legend of a chart')).semantic?.skipped ?? '', /did not answer within 300 ms/);
+  delete server.behaviour.slowBodyMs;
+  const recovered = await engine.search('colours of the series');
+  assert.equal(recovered.semantic?.skipped, undefined, 'a slow answer is no failure to wait out');
 
   // Down: the same, with the reason.
   const down = await startEmbeddingServer();

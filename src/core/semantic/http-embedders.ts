@@ -93,6 +93,8 @@ async function post(
     return { ok: false, retry: true, error: new EmbedderError('unavailable', `${wire.who} cannot be reached (${cause}): is it running?`) };
   }
   const text = await response.text().catch(() => '');
+  // Cancelled while the body was arriving: a slow answer, not a broken one.
+  if (signal?.aborted) throw new EmbedderError('aborted', 'Embedding was cancelled.');
   if (response.ok) {
     try {
       return { ok: true, answer: JSON.parse(text) as unknown };

@@ -16,6 +16,8 @@ export interface Behaviour {
   failWith?: { status: number; failures: number };
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Send the status and headers at once, and the body this much later. */
+  slowBodyMs?: number;
   /** Cut every vector to this many dimensions, as a misconfigured model would answer. */
   truncateTo?: number;
   /** Answer NaN in the first vector (null on the wire, as JSON.stringify writes it). */
@@ -68,6 +70,10 @@ export async function startEmbeddingServer(behaviour: Behaviour = {}): Promise<E
           ? { model: 'use-lite', embeddings: vectors }
           : { object: 'list', data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })), model: 'use-lite' };
       response.writeHead(200, { 'content-type': 'application/json' });
+      if (now.slowBodyMs) {
+        response.flushHeaders();
+        await new Promise((resolve) => setTimeout(resolve, now.slowBodyMs));
+      }
       // JSON has no NaN: a server's serialiser writes it as null.
       response.end(JSON.stringify(answer));
     })().catch((error: unknown) => {
