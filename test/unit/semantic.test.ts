@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -396,6 +397,8 @@ test('the onnx loader pools as the model folder says, padding and all: its vecto
       want.forEach((value, d) => assert.ok(Math.abs(batch[i]![d]! - value) < 1e-5, `${pooling} "${text}"[${d}]: ${batch[i]![d]} vs ${value}`));
     });
     assert.deepEqual([...alone[0]!], [...batch[0]!], `${pooling}: a text's vector does not depend on its batch`);
+    // onnxruntime's telemetry is off: it would leave a session file and a log in the temp folder.
+    assert.ok(!fs.existsSync(path.join(os.tmpdir(), `mat-debug-${process.pid}.log`)) && !fs.existsSync(path.join(os.tmpdir(), '.ses')), 'no telemetry files');
     assert.match(embedder.modelId, /^onnx:/);
   }
   await assert.rejects(createEmbedder({ provider: 'onnx', model: makeTree({ 'tokenizer.json': '{}' }) }), /has no model\.onnx/);

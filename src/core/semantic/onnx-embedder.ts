@@ -27,6 +27,9 @@ export async function onnxEmbedder(config: EmbedderConfig): Promise<Embedder> {
   if (!modelFile) throw new EmbedderError('unavailable', `${who} has no model.onnx (nor onnx/model.onnx).`);
   const { tokenizer } = await loadTokenizer(folder, who);
   const pooling = await poolingOf(folder);
+  // onnxruntime's own telemetry would upload usage events and leave session files in the temp
+  // folder; nothing of the user's leaves the machine through the lane unless they chose an endpoint.
+  process.env.ORT_DISABLE_TELEMETRY = '1';
   const ort = await import('onnxruntime-node');
   let session: Awaited<ReturnType<typeof ort.InferenceSession.create>>;
   try {
