@@ -45,7 +45,7 @@ function syntheticIndex(dims: number): { dbFile: string; model: string; emptyByt
   if (!fs.existsSync(emptyFile)) new IndexStore(emptyFile).close();
   const emptyBytes = dbSize(emptyFile);
   const store = new IndexStore(dbFile);
-  const vectors = new VectorStore(store.db);
+  const vectors = new VectorStore(store);
   vectors.ensureSchema();
   const have = store.db.prepare('SELECT count(*) FROM vectors').pluck().get() as number;
   if (have !== ROWS) {
@@ -93,7 +93,7 @@ const scanRows: string[] = [];
 for (const dims of values.dims.split(',').map(Number)) {
   const { dbFile, model, emptyBytes } = syntheticIndex(dims);
   const store = new IndexStore(dbFile);
-  const vectors = new VectorStore(store.db);
+  const vectors = new VectorStore(store);
   const queries = Array.from({ length: QUERIES }, () => unitVector(dims));
   const rssBefore = process.memoryUsage().rss;
   const first = ms(() => vectors.nearest(model, queries[0]!, DEPTH));

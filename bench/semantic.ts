@@ -189,7 +189,7 @@ async function indexAndEmbed(file: string, documents: BeirDataset['documents'], 
       }
     });
   }
-  const vectors = new VectorStore(store.db);
+  const vectors = new VectorStore(store);
   vectors.ensureSchema();
   if (vectorsFrom && fs.existsSync(vectorsFrom)) {
     store.db.prepare('ATTACH DATABASE ? AS other').run(vectorsFrom);

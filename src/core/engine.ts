@@ -123,7 +123,7 @@ export class Engine {
     this.embeddingConfig = config;
     if (!config) return;
     try {
-      this.lane = new SemanticLane(await createEmbedder(config), new VectorStore(this.store.db));
+      this.lane = new SemanticLane(await createEmbedder(config), new VectorStore(this.store));
     } catch (error) {
       this.laneProblem = { model: `${config.provider}:${config.model}`, reason: errorMessage(error) };
     }

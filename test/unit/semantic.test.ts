@@ -439,7 +439,7 @@ test('a model that fails when the index is built is asked again later, and the k
 test('the int8 scan with its float32 rescore returns what an exact scan returns, over more vectors than it rescores', () => {
   const store = new IndexStore(path.join(makeTree({}), 'index.db'));
   try {
-    const vectors = new VectorStore(store.db);
+    const vectors = new VectorStore(store);
     vectors.ensureSchema();
     const next = random(11);
     const unit = () => {

@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import type { IndexStore } from './store.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chunk_hashes (chunk_id INTEGER PRIMARY KEY, hash BLOB NOT NULL);
@@ -65,13 +66,15 @@ interface QuantisedVectors {
 
 export class VectorStore {
   private readonly db: Db;
+  private readonly store: IndexStore;
   private quantised: QuantisedVectors | undefined;
   /** `countEmbedded`'s last answer: a count over every chunk, which each status asks for. */
   private embeddedCount: { model: string; version: string; count: number } | undefined;
   private readonly statements = new Map<string, Statement>();
 
-  constructor(db: Db) {
-    this.db = db;
+  constructor(store: IndexStore) {
+    this.store = store;
+    this.db = store.db;
   }
 
   /** Whether this index has vector tables at all (a reader never creates them). */
@@ -182,7 +185,7 @@ export class VectorStore {
     const scored: NearestChunk[] = [];
     for (const row of topRows(estimates, rescore)) {
       const id = ids[row]!;
-      const vector = this.vectorOf(model, id);
+      const vector = this.storedVector(model, id);
       if (vector) scored.push({ id, cosine: dot(vector, query) });
     }
     return scored.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
@@ -190,7 +193,11 @@ export class VectorStore {
 
   /** The stored `model` vector of a chunk's content, if it has one. */
   vectorOf(model: string, chunkId: number): Float32Array | undefined {
-    if (!this.exists) return undefined;
+    return this.exists ? this.storedVector(model, chunkId) : undefined;
+  }
+
+  /** `vectorOf` once the tables are known to exist: the rescore asks it for every candidate. */
+  private storedVector(model: string, chunkId: number): Float32Array | undefined {
     const blob = this.statement('SELECT v.vector FROM chunk_hashes h JOIN vectors v ON v.model = ? AND v.hash = h.hash WHERE h.chunk_id = ?')
       .pluck()
       .get(model, chunkId) as Buffer | undefined;
@@ -209,8 +216,7 @@ export class VectorStore {
    * the int8 copy is read again then, and only then.
    */
   private version(): string {
-    const files = this.statement("SELECT count(*) || ' ' || coalesce(max(indexed_at), 0) FROM files").pluck().get() as string;
-    return `${files} ${(this.statement('SELECT value FROM meta WHERE key = ?').pluck().get(VERSION_KEY) as string | undefined) ?? 0}`;
+    return `${this.store.catalogVersion()} ${this.store.meta(VERSION_KEY) ?? 0}`;
   }
 
   private bumpVersion(): void {
