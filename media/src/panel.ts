@@ -83,13 +83,14 @@ function schedule(): void {
   timer = setTimeout(() => {
     const text = query.value;
     vscode.setState({ query: text });
+    // An empty query is sent too: the host stops refreshing the one before it.
+    vscode.postMessage({ type: 'search', query: text, filters: currentFilters() });
     if (text.trim() === '') {
       list.replaceChildren();
       note.textContent = '';
       return;
     }
     status.classList.add('busy');
-    vscode.postMessage({ type: 'search', query: text, filters: currentFilters() });
   }, debounceMs);
 }
 
@@ -211,7 +212,8 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   status.classList.remove('busy');
   const corrected = message.corrections.length > 0 ? `Showing results for ${correctedQuery(message.query, message.corrections)}` : '';
   const lane = message.semanticSkipped ? ` · semantic list skipped: ${message.semanticSkipped}` : '';
-  note.textContent = (corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`) + lane;
+  const partial = message.partial ? ` · ${message.partial}` : '';
+  note.textContent = (corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`) + lane + partial;
   const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));
   const children: HTMLElement[] = [];
   if (message.results.length === 0) children.push(el('div', 'empty', 'No results.'));

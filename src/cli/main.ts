@@ -1,6 +1,7 @@
 // `fused-search`: the engine from a terminal. Human-readable by default, `--json` for scripts,
 // a one-line message on stderr and a non-zero exit status for a usage error or a missing index.
 
+import { partialNote } from '../core/describe.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -174,6 +175,7 @@ async function main(argv: string[]): Promise<number> {
           filters: filtersFor(globs, kind),
         });
         if (found.semantic?.skipped) process.stderr.write(`fused-search: the semantic list was skipped (${found.semantic.model}): ${found.semantic.skipped}\n`);
+        if (found.partial) process.stderr.write(`fused-search: ${partialNote(found.partial)}\n`);
         // Whoever reads a terminal may be an agent driving it: secrets are redacted here too.
         const response = { ...found, results: redactResults(found.results, (result) => keeper.chunk(result.chunkId)?.text) };
         if (values.agent) {

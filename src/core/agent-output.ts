@@ -13,7 +13,7 @@
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
 // for the whole truth. The budget counts UTF-8 bytes of the whole text, notices included.
 
-import { describeAsText } from './describe.ts';
+import { describeAsText, partialNote } from './describe.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
 
@@ -90,7 +90,7 @@ export interface AgentOutput {
 }
 
 /** What the agent's text is made from: one folder's search response, or several merged. */
-export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates' | 'semantic'>;
+export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates' | 'semantic' | 'partial'>;
 
 interface Block {
   rank: number;
@@ -105,7 +105,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   const results = response.results;
   const n = results.length;
   const files = new Set(results.map((r) => r.path)).size;
-  const corrections = correctionLine(response) + semanticLine(response);
+  const corrections = correctionLine(response) + semanticLine(response) + partialLine(response);
   const terms = queryTerms([query, ...response.corrections.map(([, corrected]) => corrected)].join(' '));
 
   // Reserve room for the header and trailer as they would read with the largest numbers, then fill
@@ -176,6 +176,12 @@ function correctionLine(response: AgentAnswer): string {
 function semanticLine(response: AgentAnswer): string {
   if (!response.semantic?.skipped) return '';
   return `Semantic list skipped (${response.semantic.model}): ${oneLine(response.semantic.skipped, 200)}; results are from the lexical lists.\n`;
+}
+
+/** Said while the first index runs, so the agent knows a missing answer may not be indexed yet. */
+function partialLine(response: AgentAnswer): string {
+  if (!response.partial) return '';
+  return `Index incomplete: ${partialNote(response.partial)}; files not indexed yet cannot be found.\n`;
 }
 
 function trailer(omitted: number, total: number, budget: number, unprinted: number): string {

@@ -5,7 +5,7 @@
 //
 // Pure and free of Node: the webview bundles it for the browser.
 
-import type { ListName, SearchResult } from './types.ts';
+import type { IndexingSoFar, ListName, SearchResult } from './types.ts';
 
 export interface DescribedLine {
   /** What the line is about; hosts lay lines out by it. */
@@ -65,4 +65,11 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
 /** The described lines as plain text, `Label: text` each, for hosts that print text. */
 export function describeAsText(result: Pick<SearchResult, 'score' | 'explain'>): string[] {
   return describe(result).map((line) => `${line.label}: ${line.text}`);
+}
+
+/** What every host says of results from an index whose first run is not finished. */
+export function partialNote(partial: IndexingSoFar): string {
+  const { filesDone, filesFound } = partial;
+  if (filesDone === undefined || !filesFound) return 'first index not finished — results so far';
+  return `indexed ${Math.floor((100 * filesDone) / filesFound)}% (${filesDone.toLocaleString('en-US')} of ${filesFound.toLocaleString('en-US')} files) — results so far`;
 }

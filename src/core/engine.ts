@@ -37,6 +37,8 @@ export type EngineConfig = {
  * changes within this window, by this process or another one, reuse it as it is.
  */
 const VOCABULARY_CHECK_MS = 30_000;
+/** Rounds of refreshing a search's stale result files before the ones still stale are left out. */
+const STALE_REFRESH_PASSES = 3;
 
 /**
  * From this many distinct words on, a built vocabulary is stored in the index for the next process
@@ -247,21 +249,28 @@ export class Engine {
     { refreshStale = true, semantic: given }: { refreshStale?: boolean; semantic?: SemanticList } = {},
   ): Promise<SearchResponse> {
     const semantic = given ?? (await this.semanticList(query, options));
-    const first = this.searchIndexed(query, options, semantic);
-    if (!refreshStale) return first;
-    const stale = await this.staleFiles(first.results.map((result) => result.path));
-    if (stale.length === 0) return first;
-    try {
-      for (const relPath of stale) await this.updateFile(relPath);
-    } catch (error) {
-      // A full disk must not stop searches, nor another process (a window keeping this index) that
-      // holds the write lock past the busy timeout: answer from the index, without the files it
-      // could not refresh.
-      if (!(error instanceof IndexFullError) && !isBusy(error)) throw error;
+    let answer = this.searchIndexed(query, options, semantic);
+    if (!refreshStale) return answer;
+    for (let pass = 1; ; pass++) {
+      const changes = this.store.changeCount;
+      const stale = await this.staleFiles(answer.results.map((result) => result.path));
+      // A sync may have rewritten a result's file while its stat was awaited: the answer then
+      // holds text the index no longer has, and is asked again.
+      if (stale.length === 0 && changes === this.store.changeCount) return answer;
       const skip = new Set(stale);
-      return { ...first, results: first.results.filter((result) => !skip.has(result.path)) };
+      // A mass change under way can keep making results stale: after a few rounds, leave them out.
+      if (pass > STALE_REFRESH_PASSES) return { ...answer, results: answer.results.filter((result) => !skip.has(result.path)) };
+      try {
+        for (const relPath of stale) await this.updateFile(relPath);
+      } catch (error) {
+        // A full disk must not stop searches, nor another process (a window keeping this index) that
+        // holds the write lock past the busy timeout: answer from the index, without the files it
+        // could not refresh.
+        if (!(error instanceof IndexFullError) && !isBusy(error)) throw error;
+        return { ...answer, results: answer.results.filter((result) => !skip.has(result.path)) };
+      }
+      answer = this.searchIndexed(query, options, semantic);
     }
-    return this.searchIndexed(query, options, semantic);
   }
 
   /** Searches what the index holds, without looking at the files; `semantic` is the lane's list for this query, if any. */

@@ -24,7 +24,7 @@ import type { SearchOptionsInput } from './options.ts';
 import { quote } from './search/terms.ts';
 import { isBusy } from './store/database.ts';
 import type { IndexStats, StoredChunk } from './store/store.ts';
-import type { SearchResponse, SearchResult } from './types.ts';
+import type { IndexingSoFar, SearchResponse, SearchResult } from './types.ts';
 import type { EmbedOutcome, EmbedProgress, SemanticList } from './semantic/lane.ts';
 import { errorMessage } from './error-message.ts';
 
@@ -122,6 +122,14 @@ const SIMILAR_MAX_CHUNKS = 1_000;
  */
 const EMBED_RETRY_FIRST_MS = 30_000;
 const EMBED_RETRY_MAX_MS = 15 * 60_000;
+/**
+ * A batch of file changes this big (a checkout, a rebase, a code generator) is applied as one sync
+ * with the bulk writer rather than file by file, and searches do not wait for it: results from
+ * files it has not reached yet are refreshed before they are shown.
+ */
+export const MASS_CHANGE_FILES = 200;
+/** While a first index runs, hosts hear that the index grew at most this often, to show more results. */
+const FIRST_INDEX_CHANGED_MS = 2_000;
 /** How long the vocabulary's preparation waits for searches in flight to finish, per look. */
 const IDLE_POLL_MS = 50;
 
@@ -137,6 +145,8 @@ export class IndexKeeper {
   private readonly listeners = new Set<(event: KeeperEvent) => void>();
   private readonly heartbeat: NodeJS.Timeout;
   private syncRun: SyncRun | undefined;
+  /** A sync to run after the one in progress: changes seen now may lie behind its crawl. */
+  private nextSync: Promise<IndexSummary | null> | undefined;
   private embedRun: EmbedRun | undefined;
   /** Chunks changed while a pass ran, maybe behind its cursor: run another after it. */
   private embedAgain = false;
@@ -191,10 +201,24 @@ export class IndexKeeper {
    * progress. Aborting `signal` stops it; what was indexed so far stays. A reader does nothing
    * and resolves with null: the holder keeps the index.
    */
-  async sync(options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexSummary | null> {
+  async sync(
+    options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void; firstPaths?: readonly string[] } = {},
+  ): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner' || this.closed) return null;
-    const run = (this.syncRun ??= this.startSync());
+    const run = (this.syncRun ??= this.startSync(options.firstPaths));
     return joinRun(run, options);
+  }
+
+  /** A sync that sees the folder as it is now: the one in progress may have crawled past a change. */
+  private resync(): Promise<IndexSummary | null> {
+    const running = this.syncRun;
+    if (!running) return this.sync();
+    return (this.nextSync ??= running.promise
+      .catch(() => undefined)
+      .then(() => {
+        this.nextSync = undefined;
+        return this.sync();
+      }));
   }
 
   /**
@@ -223,10 +247,17 @@ export class IndexKeeper {
    * in order after those queued before. A changed ignore file reloads the rules; it, a new folder or
    * `rescan` (the watcher lost events) then runs a sync. A vanished folder drops what was under it.
    * One file that fails is reported and skipped. Resolves with the paths whose index entry changed;
-   * a reader changes nothing (the holder watches the folder).
+   * a reader changes nothing (the holder watches the folder). A mass change (MASS_CHANGE_FILES or
+   * more) is one sync instead, which searches do not wait for, and resolves with no paths.
    */
   async applyChanges(paths: readonly string[], options: { rescan?: boolean } = {}): Promise<string[]> {
     if (this.currentRole !== 'owner') return [];
+    if (paths.length >= MASS_CHANGE_FILES) {
+      if (paths.some(isIgnoreFile)) this.engine.reloadRules();
+      this.emit({ type: 'log', message: `${paths.length} files changed at once: syncing them as one batch` });
+      await this.resync();
+      return [];
+    }
     let rescan = options.rescan ?? false;
     const changed = await this.enqueue(async () => {
       const changedPaths: string[] = [];
@@ -257,7 +288,7 @@ export class IndexKeeper {
       this.emit({ type: 'changed', paths: changed });
       this.embedInBackground();
     }
-    if (rescan) await this.sync();
+    if (rescan) await this.resync();
     return changed;
   }
 
@@ -284,10 +315,19 @@ export class IndexKeeper {
     try {
       // Engine.search answers without the files it could not refresh when the disk is full or
       // another process holds the write lock.
-      return await this.engine.search(query, options, { refreshStale: this.currentRole === 'owner', ...(semantic ? { semantic } : {}) });
+      const response = await this.engine.search(query, options, { refreshStale: this.currentRole === 'owner', ...(semantic ? { semantic } : {}) });
+      const partial = this.firstIndexSoFar();
+      return partial ? { ...response, partial } : response;
     } finally {
       this.searchesInFlight--;
     }
+  }
+
+  /** Set while the index has never been complete: how far its first index has got, here or at the holder. */
+  private firstIndexSoFar(): IndexingSoFar | undefined {
+    if (this.engine.lastSync() !== undefined) return undefined;
+    const progress = this.currentRole === 'owner' ? this.syncRun?.progress : this.lease.holder()?.progress;
+    return progress?.phase === 'indexing' ? { filesDone: progress.filesDone, filesFound: progress.filesFound } : {};
   }
 
   /**
@@ -480,15 +520,23 @@ export class IndexKeeper {
     this.emit({ type: 'role', role: 'reader', ...(holder ? { holder } : {}) });
   }
 
-  private startSync(): SyncRun {
+  private startSync(firstPaths: readonly string[] = []): SyncRun {
     const run: SyncRun = { abort: new AbortController(), progress: undefined, listeners: new Set(), promise: Promise.resolve(undefined as never) };
+    // A first index answers with what it has so far: hosts hear every little while that there is more.
+    const first = this.engine.lastSync() === undefined;
+    let lastChanged = performance.now();
     run.promise = this.withBusyRetry(() =>
       this.engine.sync({
         signal: run.abort.signal,
+        firstPaths,
         onProgress: (progress) => {
           run.progress = progress;
           this.emit({ type: 'progress', progress });
           for (const listener of run.listeners) listener(progress);
+          if (first && progress.phase === 'indexing' && performance.now() - lastChanged >= FIRST_INDEX_CHANGED_MS) {
+            lastChanged = performance.now();
+            this.emit({ type: 'changed' });
+          }
         },
       }),
     ).finally(() => {
@@ -641,6 +689,8 @@ export interface MergedSearch<T> {
   corrections: Array<[string, string]>;
   /** The semantic lane, when a folder has one: a folder's reason for skipping it wins, so it is never hidden. */
   semantic?: SearchResponse['semantic'];
+  /** Set when a folder's first index is not finished: the folders' counts added up, when every such folder knows its own. */
+  partial?: IndexingSoFar;
   candidates: number;
   elapsedMs: number;
 }
@@ -665,6 +715,7 @@ export async function searchFolders<T>(
     for (const result of answer.results) merged.results.push({ result, folder });
     for (const pair of answer.corrections) if (!merged.corrections.some(([typed]) => typed === pair[0])) merged.corrections.push(pair);
     if (answer.semantic && (!merged.semantic || (answer.semantic.skipped && !merged.semantic.skipped))) merged.semantic = answer.semantic;
+    if (answer.partial) merged.partial = addProgress(merged.partial, answer.partial);
   }
   if (folders.length > 1) merged.results.sort((a, b) => b.result.score - a.result.score);
   if (options.limit !== undefined) merged.results = merged.results.slice(0, options.limit);
@@ -689,6 +740,12 @@ async function joinRun<P, R>(
     signal?.removeEventListener('abort', cancel);
     if (onProgress) run.listeners.delete(onProgress);
   }
+}
+
+function addProgress(sum: IndexingSoFar | undefined, more: IndexingSoFar): IndexingSoFar {
+  if (!sum) return more;
+  if (sum.filesDone === undefined || sum.filesFound === undefined || more.filesDone === undefined || more.filesFound === undefined) return {};
+  return { filesDone: sum.filesDone + more.filesDone, filesFound: sum.filesFound + more.filesFound };
 }
 
 /** Whether re-reading a file changed what the index holds for it. */

@@ -5,6 +5,7 @@ import { realpath, stat as statFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createChunker, type Chunker } from './chunk/index.ts';
 import { crawl, createPathFilter, isSecretFile, type CrawlOptions, type PathFilter } from './crawl/index.ts';
+import { recentFirst } from './crawl/recent.ts';
 import type { IndexOptions } from './options.ts';
 import { prepareFile, type PreparedFile } from './prepare/index.ts';
 import { LocalPreparer, PreparePool, type Preparer } from './prepare/pool.ts';
@@ -62,6 +63,11 @@ export interface IndexProgress {
 export interface SyncOptions {
   signal?: AbortSignal;
   onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Files (relative to the root) the user has in front of them, such as the open editors: brought
+   * up to date before the crawl, so that a first index answers for them within seconds.
+   */
+  firstPaths?: readonly string[];
 }
 
 export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { skipped: SkipReason };
@@ -79,6 +85,8 @@ const POOL_AHEAD = { files: BATCH_FILES, bytes: BATCH_BYTES };
 /** Fewer changed files than this are prepared on the indexing thread: starting pool threads costs more. */
 const POOL_MIN_FILES = 64;
 const SKIPPED_FILES_KEPT = 200;
+/** At most this many `firstPaths` are read before the crawl; more would delay the rest for little. */
+const FIRST_PATHS_MAX = 32;
 const PROGRESS_INTERVAL_MS = 100;
 
 export class Indexer {
@@ -95,7 +103,7 @@ export class Indexer {
     this.options = options;
   }
 
-  async sync({ signal, onProgress }: SyncOptions = {}): Promise<IndexSummary> {
+  async sync({ signal, onProgress, firstPaths = [] }: SyncOptions = {}): Promise<IndexSummary> {
     const started = performance.now();
     // This thread's grammars load while the folder is scanned. Pool threads load their own, but
     // the first single-file update after a sync must not wait for them; a failure surfaces below.
@@ -129,6 +137,17 @@ export class Indexer {
       }
     };
 
+    for (const relPath of firstPaths.slice(0, FIRST_PATHS_MAX)) {
+      if (signal?.aborted) break;
+      try {
+        const known = this.store.file(relPath);
+        if ((await this.updateFile(relPath)) === 'indexed') summary[known ? 'updated' : 'added']++;
+      } catch (error) {
+        // A full disk stops the sync below, at its first write; any other failure is one file's.
+        if (error instanceof IndexFullError) break;
+      }
+    }
+
     // Scan first, so progress can say how far along we are.
     const found: FileStat[] = [];
     for await (const entry of crawl(this.root, this.crawlOptions(signal))) {
@@ -140,7 +159,7 @@ export class Indexer {
 
     await chunkerLoaded;
     const catalog = new Map(this.store.catalog().map((entry) => [entry.path, entry]));
-    const changed = found.filter((file) => {
+    const outdated = found.filter((file) => {
       const known = catalog.get(file.relPath);
       if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) {
         summary.unchanged++;
@@ -148,6 +167,9 @@ export class Indexer {
       }
       return true;
     });
+    // A few files are done in moments in any order; a first index of many takes minutes, and what
+    // the user changed lately is what they will search for while it runs.
+    const changed = outdated.length >= POOL_MIN_FILES && !signal?.aborted ? await recentFirst(this.root, outdated) : outdated;
 
     // Every write goes through `write`: a full disk stops the run with a message instead of an
     // exception, and the counters only count what was committed.

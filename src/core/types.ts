@@ -129,6 +129,12 @@ export interface SearchResult {
   explain: Explanation;
 }
 
+/** How far a first index has got: files read of files found, when a run is known. */
+export interface IndexingSoFar {
+  filesDone?: number;
+  filesFound?: number;
+}
+
 export interface SearchResponse {
   results: SearchResult[];
   /** Corrections used by the fuzzy retry, if it ran and changed something. */
@@ -140,6 +146,11 @@ export interface SearchResponse {
    * (slow, missing or failing model), if it did. The search then answered from the lexical lists.
    */
   semantic?: { model: string; skipped?: string };
+  /**
+   * Set while the index has never been complete (its first index is running or was stopped): the
+   * results come from the files indexed so far. The counts are the run's, when one is known.
+   */
+  partial?: IndexingSoFar;
   /** How many candidates the fused list held before slicing to the limit. */
   candidates: number;
   /** Milliseconds spent answering. */

@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     model.set(answer.value);
     return answer.value;
   };
-  const quickPickDeps = { client, model, settings: () => settings, multiRoot: () => index.folders.length > 1, log };
+  const quickPickDeps = { client, model, settings: () => settings, multiRoot: () => index.folders.length > 1, indexChanged: index.onDidChangeIndex, log };
   const selectionText = () => {
     const editor = vscode.window.activeTextEditor;
     return editor ? editor.document.getText(editor.selection).trim().slice(0, 500) : '';

@@ -36,7 +36,11 @@ const WATCH_DEBOUNCE_MS = 250;
 export class IndexController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<IndexState>();
+  /** The state changed: a phase, progress, stats. Fires often while indexing. */
   readonly onDidChange = this.changed.event;
+  private readonly grown = new vscode.EventEmitter<void>();
+  /** What an index holds changed (a sync's batch, a file update): results shown may be out of date. */
+  readonly onDidChangeIndex = this.grown.event;
   readonly state: IndexState = { phase: 'starting', percent: 0, stats: [], restarts: 0, embedding: new Map() };
   /** A dead worker waits for its replacement (client.ts restarts it with a backoff). */
   private restartPending = false;
@@ -66,6 +70,7 @@ export class IndexController implements vscode.Disposable {
     this.disposables.push(
       this.statusItem,
       this.changed,
+      this.grown,
       client.onEvent((event) => {
         if (event.type === 'progress') {
           this.state.progress = event.progress;
@@ -82,6 +87,7 @@ export class IndexController implements vscode.Disposable {
           else this.state.embedding.delete(event.folder);
           this.render();
         } else if (event.type === 'indexChanged') {
+          this.grown.fire();
           void this.refreshStats();
         } else if (event.type === 'leaseTaken') {
           // The window (or server) that kept this index let it go: this one keeps it from now on. A
@@ -107,6 +113,10 @@ export class IndexController implements vscode.Disposable {
         else void this.syncAll();
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.onSaved(document.uri)),
+      // While indexing, a file the user opens is read at once rather than when the crawl reaches it.
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor && this.state.phase === 'indexing') this.onSaved(editor.document.uri);
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.restart('workspace folders changed')),
     );
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -157,7 +167,8 @@ export class IndexController implements vscode.Disposable {
       for (const spec of this.specs) {
         if (this.paused) break;
         const started = Date.now();
-        const result = await this.client.request({ type: 'sync', folder: spec.id });
+        const firstPaths = this.openPaths(spec);
+        const result = await this.client.request({ type: 'sync', folder: spec.id, ...(firstPaths.length > 0 ? { firstPaths } : {}) });
         if (!result.ok) {
           this.fail(`indexing ${spec.name} failed: ${result.error.message}`);
           return;
@@ -261,6 +272,17 @@ export class IndexController implements vscode.Disposable {
   }
 
   private flushing: Promise<unknown> | undefined;
+
+  /** The folder's files open in editors, the visible ones first: what a first index reads before the rest. */
+  private openPaths(spec: FolderSpec): string[] {
+    const visible = vscode.window.visibleTextEditors.map((editor) => editor.document.uri);
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri] : [])));
+    const paths = [...visible, ...tabs].flatMap((uri) => {
+      const where = this.folderOf(uri);
+      return where?.spec.id === spec.id ? [where.relPath] : [];
+    });
+    return [...new Set(paths)];
+  }
 
   private onSaved(uri: vscode.Uri): void {
     const where = this.folderOf(uri);

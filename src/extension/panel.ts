@@ -1,6 +1,7 @@
 // The sidebar's webview view: hosts media/dist/panel.js, answers its searches through the worker,
 // and keeps it told about the index. Only files under media/ are loadable; scripts need the nonce.
 
+import { partialNote } from '../core/describe.ts';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { EngineClient } from '../worker/client.ts';
@@ -18,6 +19,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   private readonly disposables: vscode.Disposable[] = [];
   private readonly media: vscode.Uri;
   private pendingQuery: string | undefined;
+  /** The view's newest search, and whether its answer came from a first index still running. */
+  private lastSearch: { query: string; filters: PanelFilters; partial: boolean } | undefined;
   /** The last located files shown, which `openLocated` indexes into; sent again when the view (re)loads. */
   private located: FolderLocateAnswer | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
@@ -25,7 +28,13 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   constructor(extensionUri: vscode.Uri, deps: PanelProvider['deps']) {
     this.media = vscode.Uri.joinPath(extensionUri, 'media');
     this.deps = deps;
-    this.disposables.push(deps.index.onDidChange(() => this.postState()));
+    this.disposables.push(
+      deps.index.onDidChange(() => this.postState()),
+      deps.index.onDidChangeIndex(() => {
+        // More of a first index is in: the view's results are asked for again.
+        if (this.lastSearch?.partial) void this.search(this.lastSearch.query, this.lastSearch.filters);
+      }),
+    );
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -95,7 +104,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {
-    if (query.trim() === '') return;
+    this.lastSearch = query.trim() === '' ? undefined : { query, filters, partial: false };
+    if (!this.lastSearch) return;
     const options = {
       ...this.deps.settings().search,
       filters: { ...(filters.path ? { include: [filters.path] } : {}), ...(filters.kind ? { kind: filters.kind } : {}) },
@@ -106,6 +116,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       return;
     }
     this.deps.model.set(answer.value);
+    if (this.lastSearch?.query === query) this.lastSearch.partial = answer.value.partial !== undefined;
     const { results, corrections, elapsedMs, semantic } = answer.value;
     this.post({
       type: 'results',
@@ -115,6 +126,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       elapsedMs,
       multiRoot: this.deps.index.folders.length > 1,
       ...(semantic?.skipped ? { semanticSkipped: semantic.skipped } : {}),
+      ...(answer.value.partial ? { partial: partialNote(answer.value.partial) } : {}),
     });
   }
 

@@ -2,6 +2,7 @@
 // user types (debounced; the client cancels the query in flight). Moving through items previews the
 // chunk with its range highlighted; Enter opens it; Escape puts the editor back where it was.
 
+import { partialNote } from '../core/describe.ts';
 import * as vscode from 'vscode';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
@@ -36,6 +37,7 @@ export function answerNote(answer: SearchAnswer): string | undefined {
   const notes = [
     answer.corrections.length > 0 ? `showing results for ${correctedQuery(answer.query, answer.corrections)}` : '',
     answer.semantic?.skipped ? `semantic list skipped: ${oneLine(answer.semantic.skipped, 80)}` : '',
+    answer.partial ? partialNote(answer.partial) : '',
   ].filter(Boolean);
   return notes.length > 0 ? notes.join(' · ') : undefined;
 }
@@ -45,6 +47,8 @@ export interface QuickPickDeps {
   model: ResultsModel;
   settings: () => Settings;
   multiRoot: () => boolean;
+  /** Fires when an index's content changed: results from a first index still running are asked for again. */
+  indexChanged: vscode.Event<void>;
   log: vscode.LogOutputChannel;
 }
 
@@ -59,6 +63,8 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   let hidden = false;
   let timer: NodeJS.Timeout | undefined;
   let generation = 0;
+  /** The items shown came from a first index still running: more may have been indexed since. */
+  let partial = false;
   // The pick owns its preview highlight: disposing the type on hide also takes it off every editor.
   const highlight = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
@@ -88,6 +94,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     }
     deps.log.trace(`quick pick "${query}": ${answer.value.results.length} results in ${(performance.now() - started).toFixed(1)} ms`);
     deps.model.set(answer.value);
+    partial = answer.value.partial !== undefined;
     const multiRoot = deps.multiRoot();
     const note = answerNote(answer.value);
     pick.title = note;
@@ -97,10 +104,17 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   };
 
   disposables.push(
+    deps.indexChanged(() => {
+      // Asked again as typed now; a keystroke waiting out its debounce will ask itself.
+      if (partial && !timer && !accepted) void run(pick.value);
+    }),
     pick.onDidChangeValue((value) => {
       clearTimeout(timer);
       pick.busy = true;
-      timer = setTimeout(() => void run(value), deps.settings().debounceMs);
+      timer = setTimeout(() => {
+        timer = undefined;
+        void run(value);
+      }, deps.settings().debounceMs);
     }),
     pick.onDidChangeActive(async ([item]) => {
       if (!item?.result || accepted) return;

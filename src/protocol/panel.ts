@@ -42,6 +42,8 @@ export type HostNotification =
       multiRoot: boolean;
       /** Why the semantic lane sat this search out, if it did. */
       semanticSkipped?: string;
+      /** Set while the first index runs: what the results are from, as the hosts word it. */
+      partial?: string;
     }
   | { type: 'failed'; query: string; message: string }
   /** The files a pasted issue or stack trace points at (Locate from Issue or Stack Trace). */

@@ -12,7 +12,7 @@ import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { KeeperStats } from '../core/index-keeper.ts';
 import type { LocateAnswer, LocatedFile } from '../core/locate.ts';
 import type { EmbedProgress } from '../core/semantic/lane.ts';
-import type { SearchResult } from '../core/types.ts';
+import type { IndexingSoFar, SearchResult } from '../core/types.ts';
 
 /** Identifies one workspace folder (its URI as a string); one engine and one database each. */
 export type FolderId = string;
@@ -61,6 +61,8 @@ export interface SearchAnswer {
   corrections: Array<[string, string]>;
   /** The semantic lane's model, and why it sat this search out, when it did. */
   semantic?: { model: string; skipped?: string };
+  /** Set while a folder's first index runs (or was stopped): the results are from what is indexed so far. */
+  partial?: IndexingSoFar;
   elapsedMs: number;
 }
 
@@ -100,9 +102,10 @@ export const workerRequests = {
   open: { params: z.object({ folders: z.array(folderSpec) }), ...returns<{ notices: string[]; empty: FolderId[] }>() },
   /**
    * A full sync of one folder; answered when it finishes or is paused, or at once with `null` when
-   * another process keeps the folder's index (FolderStats.indexedBy).
+   * another process keeps the folder's index (FolderStats.indexedBy). `firstPaths` (relative to the
+   * folder: the open editors) are brought up to date before the rest.
    */
-  sync: { params: z.object({ folder: folderId }), ...returns<IndexSummary | null>() },
+  sync: { params: z.object({ folder: folderId, firstPaths: z.array(z.string()).optional() }), ...returns<IndexSummary | null>() },
   /** Stops any running sync and embedding pass; a later `sync` resumes from what the index already holds, and embeds after it. */
   pause: { params: z.object({}), ...returns<null>() },
   /** Deletes a folder's database and indexes it from scratch; refused while another process keeps it. */

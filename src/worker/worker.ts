@@ -134,8 +134,8 @@ const handlers: RequestHandlers = {
     return { notices, empty };
   },
 
-  async sync({ folder: id }) {
-    return folder(id).keeper.sync();
+  async sync({ folder: id, firstPaths }) {
+    return folder(id).keeper.sync(firstPaths ? { firstPaths } : {});
   },
 
   async pause() {
@@ -172,6 +172,7 @@ const handlers: RequestHandlers = {
       results: merged.results.map(({ result, folder: spec }) => withFolder(spec, result)),
       corrections: merged.corrections,
       ...(merged.semantic ? { semantic: merged.semantic } : {}),
+      ...(merged.partial ? { partial: merged.partial } : {}),
       elapsedMs: merged.elapsedMs,
     };
   },
@@ -194,7 +195,13 @@ const handlers: RequestHandlers = {
     const answer = agentText(budgetBytes, (budget) => {
       output = formatForAgent(
         query,
-        { results, corrections: merged.corrections, candidates: merged.candidates, ...(merged.semantic ? { semantic: merged.semantic } : {}) },
+        {
+          results,
+          corrections: merged.corrections,
+          candidates: merged.candidates,
+          ...(merged.semantic ? { semantic: merged.semantic } : {}),
+          ...(merged.partial ? { partial: merged.partial } : {}),
+        },
         { budgetBytes: budget, explain, chunkText: (chunkId, result) => redactedText(keeperOf.get(result)?.chunk(chunkId)?.text) },
       );
       return output.text;

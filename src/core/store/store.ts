@@ -100,6 +100,8 @@ export class IndexStore {
    * process's writes leave them approximate, which is all their callers need.
    */
   private readonly matchCounts = new Map<string, number>();
+  /** Counts this connection's changes to what files hold, so a reader can tell whether the index moved under it. */
+  private changes = 0;
 
   constructor(file: string, options: { readonly?: boolean } = {}) {
     const opened = openDatabase(file, options);
@@ -185,6 +187,7 @@ export class IndexStore {
   replaceFiles(files: readonly FileChunks[]): void {
     const s = this.statements;
     this.matchCounts.clear();
+    this.changes++;
     this.transaction(() => {
       const existing = files.map((file) => s.fileByPath.get(file.record.path) as CatalogEntry | undefined);
       this.deleteChunks(existing.flatMap((entry) => (entry ? [entry.id] : [])));
@@ -218,6 +221,7 @@ export class IndexStore {
   removeFile(path: string): boolean {
     const s = this.statements;
     this.matchCounts.clear();
+    this.changes++;
     return this.transaction(() => {
       const existing = s.fileByPath.get(path) as CatalogEntry | undefined;
       if (!existing) return false;
@@ -267,6 +271,11 @@ export class IndexStore {
     const sql = `SELECT id, bm25 FROM (SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name}
       WHERE ${fts.name} MATCH ? ORDER BY rowid LIMIT ?) ORDER BY bm25 LIMIT ?`;
     return this.cached(sql).all(titleColumnWeight, expression, sample, limit) as ListRow[];
+  }
+
+  /** Changes whenever this connection replaces or removes a file's content. */
+  get changeCount(): number {
+    return this.changes;
   }
 
   /** How many chunks the index holds (cheap; no table scan). */

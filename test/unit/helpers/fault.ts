@@ -219,6 +219,9 @@ export async function killRound(options: {
   const summary = await engine.sync();
   engine.close();
   if (!summary.complete) problems.push('the resumed sync did not complete');
+  // Files the killed run committed are taken as they are: a resumed first index reads only the rest.
+  if (options.kind === 'full-index' && summary.unchanged !== check.files)
+    problems.push(`the resumed sync read ${check.files - summary.unchanged} of the ${check.files} files the killed run had indexed again`);
   const resumed = contentDigest(options.dbFile);
   const expected = await options.reference();
   const same = resumed.files === expected.files && resumed.chunks === expected.chunks;

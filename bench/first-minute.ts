@@ -1,0 +1,165 @@
+// `npm run bench:first-minute [-- --open virt/kvm/kvm_main.c] [-- --changed 5000]`
+//
+// A big repository from the first minute, on the Linux tree (78k files), through the IndexKeeper
+// every host uses:
+//
+// 1. First index. A fresh index starts with one file "open in the editor" (`--open`, near the end
+//    of the crawl order) as the extension passes it. Measured: seconds from opening the folder to
+//    the first search whose results hold that file; search latency while the first index runs
+//    (every answer labelled partial); seconds and peak memory of the whole first index.
+// 2. Mass change. `--changed` files get a line appended (what a checkout between releases does
+//    to them, in size), reported to the keeper in watcher-sized batches (500 paths every 250 ms).
+//    Measured: seconds until every changed file is searchable by its new line, and the latency of
+//    searches run back to back throughout. The files are then restored the same way.
+//
+// Writes bench/out/first-minute/ and docs/benchmarks/first-minute.json.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { IndexKeeper } from '../src/core/index-keeper.ts';
+import { IndexStore } from '../src/core/store/store.ts';
+import { linuxTree, peakRssMb, percentile } from './lib/corpora.ts';
+
+const { values } = parseArgs({
+  options: {
+    open: { type: 'string', default: 'virt/kvm/kvm_main.c' },
+    query: { type: 'string', default: 'kvm_vm_ioctl_check_extension_generic' },
+    changed: { type: 'string', default: '5000' },
+  },
+});
+const OUT = path.resolve('bench/out/first-minute');
+const CHANGED = Number(values.changed);
+const WATCH_BATCH = 500;
+const WATCH_INTERVAL_MS = 250;
+const MARKER = 'fusedcheckoutmarker';
+/** Searches run while indexing: a mix of the speed bench's Linux kinds. */
+const QUERIES = ['spin_lock_irqsave', 'copy_from_user', 'where are page faults handled', 'memory barrier', 'interupt handler', 'alocate buffer'];
+
+const pct = (list: readonly number[], p: number) =>
+  percentile(
+    [...list].sort((a, b) => a - b),
+    p,
+  );
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main(): Promise<void> {
+  const root = linuxTree();
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const dbFile = path.join(OUT, 'index.db');
+
+  // 1. The first index, with the open file read first.
+  const opened = performance.now();
+  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'bench' });
+  const syncing = keeper.sync({ firstPaths: [values.open] });
+  let openFileFoundS: number | undefined;
+  const during: number[] = [];
+  let unlabelled = 0;
+  let done = false;
+  void syncing.then(() => (done = true));
+  while (!done) {
+    if (openFileFoundS === undefined) {
+      const answer = await keeper.search(values.query);
+      if (answer.results.some((r) => r.path === values.open)) openFileFoundS = (performance.now() - opened) / 1000;
+      else await sleep(50);
+      continue;
+    }
+    for (const query of QUERIES) {
+      const started = performance.now();
+      const answer = await keeper.search(query);
+      during.push(performance.now() - started);
+      if (!answer.partial && !done) unlabelled++;
+    }
+    await sleep(1000);
+  }
+  const summary = (await syncing)!;
+  const firstIndexS = (performance.now() - opened) / 1000;
+  const indexPeakMb = peakRssMb();
+  console.log(`open file ${values.open} found by "${values.query}" ${openFileFoundS?.toFixed(2)} s after opening`);
+  console.log(`first index: ${summary.files} files in ${firstIndexS.toFixed(1)} s, peak RSS ${indexPeakMb} MB`);
+  console.log(`searches during it: ${during.length}, p50 ${pct(during, 50).toFixed(1)} ms, p95 ${pct(during, 95).toFixed(1)} ms; unlabelled: ${unlabelled}`);
+
+  // 2. A mass change, reported as a watcher would, with searches throughout.
+  const catalog = pickFiles(dbFile, CHANGED);
+  const originals = new Map(catalog.map((relPath) => [relPath, fs.readFileSync(path.join(root, relPath))]));
+  const change = (write: (relPath: string) => void) => runMassChange(keeper, catalog, write);
+  const forward = await change((relPath) => fs.appendFileSync(path.join(root, relPath), `\n/* ${MARKER} */\n`));
+  const searchable = keeper.chunksMatching(`"${MARKER}"`, CHANGED * 2);
+  const back = await change((relPath) => fs.writeFileSync(path.join(root, relPath), originals.get(relPath)!));
+  const left = keeper.chunksMatching(`"${MARKER}"`, CHANGED * 2);
+  await keeper.close();
+  console.log(
+    `mass change of ${CHANGED} files: all searchable after ${forward.seconds.toFixed(1)} s (${searchable} chunks hold the new line); ` +
+      `searches throughout: ${forward.latencies.length}, p50 ${pct(forward.latencies, 50).toFixed(1)} ms, p95 ${pct(forward.latencies, 95).toFixed(1)} ms`,
+  );
+  console.log(
+    `restoring them: ${back.seconds.toFixed(1)} s, searches p50 ${pct(back.latencies, 50).toFixed(1)} ms, p95 ${pct(back.latencies, 95).toFixed(1)} ms; marker left in ${left} chunks`,
+  );
+
+  const report = {
+    date: new Date().toISOString().slice(0, 10),
+    files: summary.files,
+    openFile: values.open,
+    openFileFoundSeconds: openFileFoundS,
+    firstIndexSeconds: firstIndexS,
+    firstIndexPeakRssMb: indexPeakMb,
+    searchesDuringFirstIndex: { count: during.length, p50: pct(during, 50), p95: pct(during, 95), unlabelled },
+    massChange: {
+      files: CHANGED,
+      seconds: forward.seconds,
+      searchable,
+      searches: { count: forward.latencies.length, p50: pct(forward.latencies, 50), p95: pct(forward.latencies, 95) },
+      restoreSeconds: back.seconds,
+      restoreSearches: { count: back.latencies.length, p50: pct(back.latencies, 50), p95: pct(back.latencies, 95) },
+    },
+  };
+  fs.writeFileSync(path.resolve('docs/benchmarks/first-minute.json'), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** Every so-many-th indexed file, `count` of them: spread over the tree as a checkout's are. */
+function pickFiles(dbFile: string, count: number): string[] {
+  const store = new IndexStore(dbFile, { readonly: true });
+  try {
+    const sources = [...store.paths()].filter((relPath) => /\.[ch]$/.test(relPath)).sort();
+    const step = Math.max(1, Math.floor(sources.length / count));
+    return sources.filter((_, i) => i % step === 0).slice(0, count);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Writes `files` in watcher-sized batches, hands each batch to the keeper as the extension's
+ * watcher would, and searches back to back until the keeper has absorbed them all.
+ */
+async function runMassChange(
+  keeper: IndexKeeper,
+  files: readonly string[],
+  write: (relPath: string) => void,
+): Promise<{ seconds: number; latencies: number[] }> {
+  const started = performance.now();
+  const applied: Promise<unknown>[] = [];
+  let writing = true;
+  const writer = (async () => {
+    for (let i = 0; i < files.length; i += WATCH_BATCH) {
+      const batch = files.slice(i, i + WATCH_BATCH);
+      for (const relPath of batch) write(relPath);
+      applied.push(keeper.applyChanges(batch));
+      await sleep(WATCH_INTERVAL_MS);
+    }
+    writing = false;
+  })();
+  const latencies: number[] = [];
+  let settled = false;
+  const all = writer.then(() => Promise.all(applied)).then(() => (settled = true));
+  for (let i = 0; !settled || writing; i++) {
+    const t = performance.now();
+    await keeper.search(QUERIES[i % QUERIES.length]!);
+    latencies.push(performance.now() - t);
+  }
+  await all;
+  return { seconds: (performance.now() - started) / 1000, latencies };
+}
+
+await main();

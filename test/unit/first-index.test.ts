@@ -1,0 +1,189 @@
+// A big folder from the first minute: a first index answers with what it has so far and says so,
+// reads the files in front of the user and their recent work first, and a mass change (a checkout)
+// is one batch that searches never wait for.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { recentFirst } from '../../src/core/crawl/recent.ts';
+import { partialNote } from '../../src/core/describe.ts';
+import { IndexKeeper, MASS_CHANGE_FILES } from '../../src/core/index-keeper.ts';
+import type { FileStat } from '../../src/core/types.ts';
+import { tempDir } from './helpers/store.ts';
+
+const keepers: IndexKeeper[] = [];
+after(async () => {
+  for (const keeper of keepers) await keeper.close();
+});
+
+/** A folder of `count` small files, `dir/NNN.txt`, each with its own word `tokenNNNq` and a shared one. */
+function folderOf(count: number, shared = 'common'): string {
+  const root = tempDir('fused-first-');
+  for (let i = 0; i < count; i++) {
+    const relPath = `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+    fs.mkdirSync(path.dirname(path.join(root, relPath)), { recursive: true });
+    fs.writeFileSync(path.join(root, relPath), `token${i}q ${shared} text of file ${i}\n`);
+  }
+  return root;
+}
+
+async function keeperFor(root: string): Promise<IndexKeeper> {
+  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-first-db-'), 'index.db'), kind: 'test', index: { prepareThreads: 0 } });
+  keepers.push(keeper);
+  assert.equal(keeper.role, 'owner');
+  return keeper;
+}
+
+test('a search during a first index answers from the files indexed so far and says how far it got', async () => {
+  const root = folderOf(2000);
+  const keeper = await keeperFor(root);
+  let during: Promise<Awaited<ReturnType<IndexKeeper['search']>>> | undefined;
+  await keeper.sync({
+    onProgress: (progress) => {
+      // The first batch (256 files) is written by now; the rest is still to come.
+      if (progress.phase === 'indexing' && progress.filesDone >= 300 && !during) during = keeper.search('common', { limit: 100 });
+    },
+  });
+  const midway = await during!;
+  assert.ok(midway.results.length > 0, 'results from the files indexed so far');
+  assert.ok(midway.partial, 'the answer says the index is not complete');
+  assert.equal(midway.partial.filesFound, 2000);
+  assert.ok(midway.partial.filesDone! >= 300 && midway.partial.filesDone! < 2000, JSON.stringify(midway.partial));
+  assert.match(partialNote(midway.partial), /^indexed \d+% \(\d+ of 2,000 files\) — results so far$/);
+
+  const done = await keeper.search('common', { limit: 100 });
+  assert.equal(done.partial, undefined, 'a complete index answers without the label');
+  assert.equal(done.results.length, 100);
+});
+
+test('a first index stopped part-way labels its answers until a sync completes, and the resumed sync reads only the rest', async () => {
+  const root = folderOf(2000);
+  const keeper = await keeperFor(root);
+  const abort = new AbortController();
+  const first = await keeper.sync({
+    signal: abort.signal,
+    onProgress: (progress) => {
+      if (progress.phase === 'indexing' && progress.filesDone >= 300) abort.abort();
+    },
+  });
+  assert.ok(first && !first.complete);
+  const held = keeper.stats().files;
+  assert.ok(held > 0 && held < 2000, `held ${held}`);
+  const stopped = await keeper.search('common');
+  assert.deepEqual(stopped.partial, {}, 'no run, so no counts, but still labelled');
+  assert.match(partialNote(stopped.partial), /first index not finished/);
+
+  const resumed = await keeper.sync();
+  assert.ok(resumed?.complete);
+  assert.equal(resumed.unchanged, held, 'every file the stopped run wrote is taken as it is, not read again');
+  assert.equal(resumed.added, 2000 - held);
+  assert.equal((await keeper.search('common')).partial, undefined);
+});
+
+test('the files in front of the user are searchable before the crawl of the rest', async () => {
+  const root = folderOf(400);
+  const keeper = await keeperFor(root);
+  const abort = new AbortController();
+  // The last file the crawl would reach, stopped as soon as the crawl starts.
+  const summary = await keeper.sync({
+    firstPaths: ['d07/0399.txt', 'missing.txt'],
+    signal: abort.signal,
+    onProgress: () => abort.abort(),
+  });
+  assert.equal(summary?.added, 1);
+  const answer = await keeper.search('token399q');
+  assert.deepEqual(
+    answer.results.map((r) => r.path),
+    ['d07/0399.txt'],
+  );
+  assert.ok(answer.partial);
+});
+
+test('a first index reads recent work first: uncommitted and untracked files, then the last commits, in a git repository', async () => {
+  const root = folderOf(120);
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'all');
+  fs.appendFileSync(path.join(root, 'd01/0077.txt'), 'edited\n');
+  git('commit', '-qam', 'recent');
+  fs.appendFileSync(path.join(root, 'd02/0110.txt'), 'uncommitted\n');
+  fs.writeFileSync(path.join(root, 'd00/new.txt'), 'untracked\n');
+  const files = listFiles(root);
+  // A fresh clone: every file as new as the others, so modification times say nothing.
+  const ordered = await recentFirst(root, files);
+  assert.deepEqual(
+    ordered.slice(0, 3).map((f) => f.relPath),
+    ['d02/0110.txt', 'd00/new.txt', 'd01/0077.txt'],
+  );
+  assert.equal(ordered.length, files.length);
+  assert.deepEqual(new Set(ordered.map((f) => f.relPath)), new Set(files.map((f) => f.relPath)));
+});
+
+test('outside git, files modified lately come first, newest first, unless most of the folder is that new', async () => {
+  const root = folderOf(60);
+  const files = listFiles(root);
+  const now = Date.now();
+  const old = files.map((f, i) => ({ ...f, mtimeMs: now - 365 * 86_400_000 + i }));
+  old[40] = { ...old[40]!, mtimeMs: now - 3 * 86_400_000 };
+  old[10] = { ...old[10]!, mtimeMs: now - 86_400_000 };
+  const ordered = await recentFirst(root, old, now);
+  assert.deepEqual(
+    ordered.slice(0, 3).map((f) => f.relPath),
+    [old[10].relPath, old[40].relPath, old[0]!.relPath],
+  );
+  const allNew = files.map((f) => ({ ...f, mtimeMs: now }));
+  assert.deepEqual(await recentFirst(root, allNew, now), allNew, 'a fresh extraction keeps folder order');
+});
+
+test(`a mass change (${MASS_CHANGE_FILES}+ files, a checkout) is one batch; searches answer throughout and never show a changed file's old text`, async () => {
+  const root = folderOf(1600, 'before');
+  const keeper = await keeperFor(root);
+  await keeper.sync();
+  const changed: string[] = [];
+  for (let i = 0; i < 1600; i += 2) {
+    const relPath = `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+    fs.writeFileSync(path.join(root, relPath), `token${i}q after text of file ${i}, changed by a checkout\n`);
+    changed.push(relPath);
+  }
+  const logs: string[] = [];
+  keeper.onEvent((event) => event.type === 'log' && logs.push(event.message));
+  let applied = false;
+  const applying = keeper.applyChanges(changed).then(() => (applied = true));
+  let answeredWhileApplying = 0;
+  while (!applied) {
+    // A file the checkout left alone: nothing to refresh, so the answer comes at once.
+    const untouched = await keeper.search('token1q');
+    assert.equal(untouched.results[0]?.path, 'd00/0001.txt');
+    if (!applied) answeredWhileApplying++;
+    // Changed files among the results are read again before they are shown.
+    const answer = await keeper.search('before', { limit: 20 });
+    for (const result of answer.results) {
+      const text = fs.readFileSync(path.join(root, result.path), 'utf8');
+      assert.match(text, /before/, `${result.path} was shown with text it no longer has`);
+    }
+  }
+  await applying;
+  assert.ok(answeredWhileApplying > 0, 'searches did not wait for the batch');
+  assert.ok(
+    logs.some((line) => line.includes('as one batch')),
+    logs.join('\n'),
+  );
+  assert.equal(keeper.chunksMatching('"after"', 2000), 800, 'every changed file holds its new text');
+  assert.equal(keeper.chunksMatching('"before"', 2000), 800, 'and no longer its old one');
+});
+
+function listFiles(root: string): FileStat[] {
+  const out: FileStat[] = [];
+  for (const dir of fs.readdirSync(root).sort()) {
+    if (dir === '.git') continue;
+    for (const name of fs.readdirSync(path.join(root, dir)).sort()) {
+      const absPath = path.join(root, dir, name);
+      const stat = fs.statSync(absPath);
+      out.push({ relPath: `${dir}/${name}`, absPath, size: stat.size, mtimeMs: stat.mtimeMs });
+    }
+  }
+  return out;
+}
