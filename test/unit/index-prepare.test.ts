@@ -109,3 +109,25 @@ test('a pool thread that cannot start hands its files to the indexing thread', a
   assert.equal(prepared.status, 'chunked');
   assert.match(prepared.status === 'chunked' ? prepared.chunks[0]!.text : '', /answer = 42/);
 });
+
+test('pool threads run at a lower priority than the thread that writes and searches, on Linux', { skip: process.platform !== 'linux' }, async () => {
+  const niceOf = () =>
+    fs.readdirSync('/proc/self/task').map((tid) => {
+      // Field 19 of stat, counted after the parenthesised thread name (which may hold spaces).
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+  const before = niceOf();
+  const root = mixedTree();
+  const pool = new PreparePool(1, { chunkMaxBytes: 4096 }, new LocalPreparer(() => createChunker({ chunkMaxBytes: 4096 })));
+  try {
+    const prepared = await pool.prepare({ absPath: path.join(root, 'src/mod1.ts'), relPath: 'src/mod1.ts', maxFileBytes: 1 << 20 });
+    assert.equal(prepared.status, 'chunked');
+    const during = niceOf();
+    assert.equal(Math.max(...before), 0);
+    assert.equal(during.filter((nice) => nice === 10).length, 1, `nice values: ${during.join(' ')}`);
+    assert.equal(Number(fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]), 0, 'the main thread keeps its priority');
+  } finally {
+    await pool.close();
+  }
+});
