@@ -33,6 +33,7 @@ const CHANGED = Number(values.changed);
 const WATCH_BATCH = 500;
 const WATCH_INTERVAL_MS = 250;
 const MARKER = 'fusedcheckoutmarker';
+const SEARCH_PAUSE_MS = 100;
 /** Searches run while indexing: a mix of the speed bench's Linux kinds. */
 const QUERIES = ['spin_lock_irqsave', 'copy_from_user', 'where are page faults handled', 'memory barrier', 'interupt handler', 'alocate buffer'];
 
@@ -154,10 +155,13 @@ async function runMassChange(
   const latencies: number[] = [];
   let settled = false;
   const all = writer.then(() => Promise.all(applied)).then(() => (settled = true));
+  // A person searching: a query, then a pause. Back to back, searches would leave the batch's
+  // crawl and reads (awaits on this same thread) no turn at all.
   for (let i = 0; !settled || writing; i++) {
     const t = performance.now();
     await keeper.search(QUERIES[i % QUERIES.length]!);
     latencies.push(performance.now() - t);
+    await sleep(SEARCH_PAUSE_MS);
   }
   await all;
   return { seconds: (performance.now() - started) / 1000, latencies };

@@ -368,6 +368,10 @@ export class Engine {
 
   private vocabulary(): Vocabulary {
     let cached = this.vocabularyCache;
+    // During a first index the vocabulary grows with every batch, and reading it costs more with
+    // it (4 s for the Linux tree's 0.9 M words): searches correct against the one built first,
+    // and the keeper builds the whole one when the index is complete.
+    if (cached && this.indexer.syncing && this.lastSync() === undefined) return cached.vocabulary;
     if (!cached || !this.stillCurrent(cached)) cached = this.vocabularyCache = this.snapshotVocabulary() ?? this.buildVocabulary();
     return cached.vocabulary;
   }

@@ -96,6 +96,7 @@ export class Indexer {
   private pathFilter: Promise<PathFilter> | undefined;
   /** Loading the grammars takes a moment; a process that only searches never pays for it. */
   private chunker: Promise<Chunker> | undefined;
+  private syncsRunning = 0;
 
   constructor(store: IndexStore, root: string, options: IndexOptions) {
     this.store = store;
@@ -103,7 +104,21 @@ export class Indexer {
     this.options = options;
   }
 
-  async sync({ signal, onProgress, firstPaths = [] }: SyncOptions = {}): Promise<IndexSummary> {
+  /** True while a sync runs on this indexer. */
+  get syncing(): boolean {
+    return this.syncsRunning > 0;
+  }
+
+  async sync(options: SyncOptions = {}): Promise<IndexSummary> {
+    this.syncsRunning++;
+    try {
+      return await this.syncUnguarded(options);
+    } finally {
+      this.syncsRunning--;
+    }
+  }
+
+  private async syncUnguarded({ signal, onProgress, firstPaths = [] }: SyncOptions): Promise<IndexSummary> {
     const started = performance.now();
     // This thread's grammars load while the folder is scanned. Pool threads load their own, but
     // the first single-file update after a sync must not wait for them; a failure surfaces below.

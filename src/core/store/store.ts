@@ -443,6 +443,11 @@ export class IndexStore {
 
   close(): void {
     if (!this.db.open) return;
+    if (this.db.readonly) {
+      // `optimize` writes: a read-only connection just closes.
+      this.db.close();
+      return;
+    }
     try {
       // Worth doing, not worth waiting for: while another process writes this database (the window
       // that keeps the index), the lock it may need is theirs.
