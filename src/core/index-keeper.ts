@@ -128,8 +128,6 @@ const EMBED_RETRY_MAX_MS = 15 * 60_000;
  * files it has not reached yet are refreshed before they are shown.
  */
 export const MASS_CHANGE_FILES = 200;
-/** A search this recent means a person is searching: syncs write smaller batches meanwhile. */
-const INTERACTIVE_MS = 3_000;
 /** While a first index runs, hosts hear that the index grew at most this often, to show more results. */
 const FIRST_INDEX_CHANGED_MS = 2_000;
 /** How long the vocabulary's preparation waits for searches in flight to finish, per look. */
@@ -156,7 +154,6 @@ export class IndexKeeper {
   /** The tail of the queue of file changes. */
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
-  private lastSearchAt = -Infinity;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Things the user should hear about once, such as an index that was rebuilt. */
@@ -314,7 +311,6 @@ export class IndexKeeper {
    */
   async search(query: string, options?: SearchOptionsInput, semantic?: SemanticList): Promise<SearchResponse> {
     await this.writes.catch(() => undefined);
-    this.lastSearchAt = performance.now();
     this.searchesInFlight++;
     try {
       // Engine.search answers without the files it could not refresh when the disk is full or
@@ -533,7 +529,6 @@ export class IndexKeeper {
       this.engine.sync({
         signal: run.abort.signal,
         firstPaths,
-        interactive: () => performance.now() - this.lastSearchAt < INTERACTIVE_MS,
         onProgress: (progress) => {
           run.progress = progress;
           this.emit({ type: 'progress', progress });

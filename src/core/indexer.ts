@@ -68,11 +68,6 @@ export interface SyncOptions {
    * up to date before the crawl, so that a first index answers for them within seconds.
    */
   firstPaths?: readonly string[];
-  /**
-   * True while a person is searching: batches are then written smaller, since a search on this
-   * thread waits for the batch being written (a full one takes a second or more on a big tree).
-   */
-  interactive?: () => boolean;
 }
 
 export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { skipped: SkipReason };
@@ -80,9 +75,6 @@ export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { 
 /** Files written per transaction: big enough to amortise commits, small enough to keep memory flat. */
 const BATCH_FILES = 256;
 const BATCH_BYTES = 8 * 1024 * 1024;
-/** Batches while someone searches (`SyncOptions.interactive`): a search waits for a tenth as much. */
-const INTERACTIVE_BATCH_FILES = 24;
-const INTERACTIVE_BATCH_BYTES = 768 * 1024;
 /**
  * Files prepared ahead of the one being written. On this thread, a few: their reads overlap the
  * chunking. On pool threads, a batch's worth: the threads prepare the next batch while one is
@@ -126,7 +118,7 @@ export class Indexer {
     }
   }
 
-  private async syncUnguarded({ signal, onProgress, firstPaths = [], interactive = () => false }: SyncOptions): Promise<IndexSummary> {
+  private async syncUnguarded({ signal, onProgress, firstPaths = [] }: SyncOptions): Promise<IndexSummary> {
     const started = performance.now();
     // This thread's grammars load while the folder is scanned. Pool threads load their own, but
     // the first single-file update after a sync must not wait for them; a failure surfaces below.
@@ -264,8 +256,7 @@ export class Indexer {
           bytes: prepared.bytes,
         });
         batchBytes += prepared.bytes;
-        const small = interactive();
-        if (batch.length >= (small ? INTERACTIVE_BATCH_FILES : BATCH_FILES) || batchBytes >= (small ? INTERACTIVE_BATCH_BYTES : BATCH_BYTES)) flush();
+        if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
       }
     } finally {
       // Jobs still queued (a cancelled or stopped run) are dropped: closing settles them unprepared.

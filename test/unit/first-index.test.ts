@@ -187,31 +187,3 @@ function listFiles(root: string): FileStat[] {
   }
   return out;
 }
-
-test('while someone searches, a sync commits small batches, so a search waits for less; alone, it commits big ones', async () => {
-  const observe = async (searching: boolean) => {
-    const keeper = await keeperFor(folderOf(1500));
-    const counts = new Set<number>();
-    if (searching) await keeper.search('common');
-    await keeper.sync({
-      onProgress: (progress) => {
-        if (progress.phase !== 'indexing') return;
-        counts.add(keeper.stats().files);
-        if (searching) void keeper.search('common');
-      },
-    });
-    return [...counts].filter((files) => files > 0 && files < 1500);
-  };
-  const searched = await observe(true);
-  assert.ok(searched.length >= 3, `committed counts seen: ${searched.join(', ')}`);
-  assert.ok(
-    searched.every((files) => files % 24 === 0),
-    `batches of 24 files: ${searched.join(', ')}`,
-  );
-  const alone = await observe(false);
-  assert.ok(alone.length >= 1, 'the batches of a sync alone were seen');
-  assert.ok(
-    alone.every((files) => files % 256 === 0),
-    `batches of 256 files: ${alone.join(', ')}`,
-  );
-});
