@@ -187,3 +187,17 @@ function listFiles(root: string): FileStat[] {
   }
   return out;
 }
+
+test('a keeper that stays open reads the fuzzy vocabulary in the background, so the first typo does not pay for it', async () => {
+  const root = folderOf(50);
+  const dbFile = path.join(tempDir('fused-first-db-'), 'index.db');
+  const first = await IndexKeeper.open({ root, dbFile, kind: 'test', index: { prepareThreads: 0 } });
+  await first.sync();
+  await first.close();
+  const reopened = await IndexKeeper.open({ root, dbFile, kind: 'test', index: { prepareThreads: 0 } });
+  keepers.push(reopened);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(reopened.prepareVocabulary(), false, 'already prepared: nothing left for the first query to build');
+  const typo = await reopened.search('comon');
+  assert.deepEqual(typo.corrections, [['comon', 'common']]);
+});

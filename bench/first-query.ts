@@ -1,0 +1,118 @@
+// `npm run bench:first-query [-- --db FILE --root DIR]`: what the first query after opening an index
+// costs, against a warm one, on the Linux tree's index (by default the one bench:first-minute left).
+//
+// Each of the 16 queries of the speed bench's Linux set runs first in a fresh process, twice: as the
+// CLI does (open, then search at once) and as a long-running host does (open, let the keeper prepare
+// what it prepares at open, then search: a person types a second after the window opens). Warm: the
+// same queries, five more rounds in one process. Prints p50/p95 of each.
+
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { IndexKeeper } from '../src/core/index-keeper.ts';
+import { linuxTree, percentile } from './lib/corpora.ts';
+
+const QUERIES = [
+  'spin_lock_irqsave',
+  'copy_from_user',
+  'kmalloc',
+  'schedule_timeout',
+  'how does the scheduler pick the next task',
+  'free memory when the device is removed',
+  'where are page faults handled',
+  'how is the watchdog timer reset',
+  'page fault',
+  'memory barrier',
+  'interrupt handler',
+  'reference count',
+  'schedular next task',
+  'interupt handler',
+  'alocate buffer',
+  'spinlok contention',
+];
+const WARM_ROUNDS = 5;
+const HOST_SETTLE_MS = 1_000;
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: path.resolve('bench/out/first-minute/index.db') },
+    root: { type: 'string' },
+    child: { type: 'string' },
+    host: { type: 'boolean', default: false },
+  },
+});
+const root = values.root ?? linuxTree();
+const pct = (list: readonly number[], p: number) =>
+  percentile(
+    [...list].sort((a, b) => a - b),
+    p,
+  );
+
+async function child(query: string): Promise<void> {
+  const opened = performance.now();
+  const keeper = await IndexKeeper.open({ root, dbFile: values.db, kind: 'bench' });
+  const openMs = performance.now() - opened;
+  if (values.host) await new Promise((resolve) => setTimeout(resolve, HOST_SETTLE_MS));
+  const started = performance.now();
+  await keeper.search(query);
+  const queryMs = performance.now() - started;
+  await keeper.close();
+  process.stdout.write(JSON.stringify({ openMs, queryMs }));
+}
+
+function firstRuns(host: boolean): Array<{ openMs: number; queryMs: number }> {
+  return QUERIES.map((query) => {
+    const run = spawnSync(process.execPath, [process.argv[1]!, '--child', query, '--db', values.db, '--root', root, ...(host ? ['--host'] : [])], {
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`the child for "${query}" failed: ${run.stderr}`);
+    return JSON.parse(run.stdout) as { openMs: number; queryMs: number };
+  });
+}
+
+async function warm(): Promise<number[]> {
+  const keeper = await IndexKeeper.open({ root, dbFile: values.db, kind: 'bench' });
+  for (const query of QUERIES) await keeper.search(query);
+  const times: number[] = [];
+  for (let round = 0; round < WARM_ROUNDS; round++) {
+    for (const query of QUERIES) {
+      const started = performance.now();
+      await keeper.search(query);
+      times.push(performance.now() - started);
+    }
+  }
+  await keeper.close();
+  return times;
+}
+
+if (values.child !== undefined) {
+  await child(values.child);
+} else {
+  const cli = firstRuns(false);
+  const host = firstRuns(true);
+  const warmTimes = await warm();
+  const row = (name: string, times: number[]) => `| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 95).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`;
+  console.log(`first query after opening ${values.db}, ${QUERIES.length} queries in ${QUERIES.length} fresh processes each\n`);
+  console.log('| run | p50 ms | p95 ms | max ms |\n| --- | --- | --- | --- |');
+  console.log(
+    row(
+      'open (CLI)',
+      cli.map((r) => r.openMs),
+    ),
+  );
+  console.log(
+    row(
+      'first query, CLI (at once)',
+      cli.map((r) => r.queryMs),
+    ),
+  );
+  console.log(
+    row(
+      `first query, host (after ${HOST_SETTLE_MS} ms)`,
+      host.map((r) => r.queryMs),
+    ),
+  );
+  console.log(row(`warm (${WARM_ROUNDS} rounds)`, warmTimes));
+  const slowest = QUERIES.map((query, i) => ({ query, ms: cli[i]!.queryMs })).sort((a, b) => b.ms - a.ms)[0]!;
+  console.log(`\nslowest first query (CLI): "${slowest.query}" ${slowest.ms.toFixed(1)} ms`);
+}
