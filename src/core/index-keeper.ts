@@ -220,7 +220,8 @@ export class IndexKeeper {
       .catch(() => undefined)
       .then(() => {
         this.nextSync = undefined;
-        return this.sync();
+        // A sync stopped on purpose (pause, close) is not started again behind the user's back.
+        return running.abort.signal.aborted ? null : this.sync();
       }));
   }
 

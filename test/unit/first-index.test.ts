@@ -201,3 +201,25 @@ test('a keeper that stays open reads the fuzzy vocabulary in the background, so 
   const typo = await reopened.search('comon');
   assert.deepEqual(typo.corrections, [['comon', 'common']]);
 });
+
+test('a mass change that arrives during a sync waits to sync after it, and not at all if that sync is stopped (a pause)', async () => {
+  const root = folderOf(1500);
+  const keeper = await keeperFor(root);
+  const changed = Array.from({ length: MASS_CHANGE_FILES }, (_, i) => `d00/new${i}.txt`);
+  let applying: Promise<string[]> | undefined;
+  const first = keeper.sync({
+    onProgress: (progress) => {
+      if (progress.phase !== 'indexing' || applying) return;
+      for (const relPath of changed) fs.writeFileSync(path.join(root, relPath), 'late arrival\n');
+      applying = keeper.applyChanges(changed);
+      void keeper.cancelSync();
+    },
+  });
+  await first;
+  assert.deepEqual(await applying, []);
+  assert.equal((await keeper.status()).indexing, null, 'nothing indexes after the pause');
+  assert.equal(keeper.chunksMatching('"arrival"', 1000), 0, 'the paused change waits for the next sync');
+  const resumed = await keeper.sync();
+  assert.ok(resumed?.complete);
+  assert.equal(keeper.chunksMatching('"arrival"', 1000), MASS_CHANGE_FILES);
+});
