@@ -1,12 +1,12 @@
 // `fused-search`: the engine from a terminal. Human-readable by default, `--json` for scripts,
 // a one-line message on stderr and a non-zero exit status for a usage error or a missing index.
 
-import { partialNote } from '../core/describe.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod/v4';
 import { formatForAgent } from '../core/agent-output.ts';
+import { partialNote } from '../core/describe.ts';
 import { Engine } from '../core/engine.ts';
 import { IndexKeeper } from '../core/index-keeper.ts';
 import { INDEX_DIR } from '../core/indexer.ts';

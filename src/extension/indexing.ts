@@ -112,10 +112,10 @@ export class IndexController implements vscode.Disposable {
         if (this.paused) void this.refreshStats().then(() => this.setPhase('paused'));
         else void this.syncAll();
       }),
-      vscode.workspace.onDidSaveTextDocument((document) => this.onSaved(document.uri)),
+      vscode.workspace.onDidSaveTextDocument((document) => this.readNow(document.uri)),
       // While indexing, a file the user opens is read at once rather than when the crawl reaches it.
       vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor && this.state.phase === 'indexing') this.onSaved(editor.document.uri);
+        if (editor && this.state.phase === 'indexing') this.readNow(editor.document.uri);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.restart('workspace folders changed')),
     );
@@ -284,10 +284,10 @@ export class IndexController implements vscode.Disposable {
     return [...new Set(paths)];
   }
 
-  private onSaved(uri: vscode.Uri): void {
+  /** Brings one file up to date at once, without the watcher's debounce: the user is waiting on it (a save, a file opened while indexing). */
+  private readNow(uri: vscode.Uri): void {
     const where = this.folderOf(uri);
     if (!where) return;
-    // A save is the user waiting for the result: no debounce.
     void this.client.request({ type: 'update', folder: where.spec.id, paths: [where.relPath] });
   }
 

@@ -1,9 +1,9 @@
 // The sidebar's webview view: hosts media/dist/panel.js, answers its searches through the worker,
 // and keeps it told about the index. Only files under media/ are loadable; scripts need the nonce.
 
-import { partialNote } from '../core/describe.ts';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { partialNote } from '../core/describe.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from '../protocol/panel.ts';

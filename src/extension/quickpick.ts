@@ -2,8 +2,8 @@
 // user types (debounced; the client cancels the query in flight). Moving through items previews the
 // chunk with its range highlighted; Enter opens it; Escape puts the editor back where it was.
 
-import { partialNote } from '../core/describe.ts';
 import * as vscode from 'vscode';
+import { partialNote } from '../core/describe.ts';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import { openResult, resultRange, resultUri, type ResultsModel } from './results.ts';
