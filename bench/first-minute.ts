@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { IndexKeeper } from '../src/core/index-keeper.ts';
 import { IndexStore } from '../src/core/store/store.ts';
-import { linuxTree, peakRssMb, percentile } from './lib/corpora.ts';
+import { linuxTree, peakRssMb, percentileOf as pct } from './lib/corpora.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,11 +39,6 @@ const SEARCH_PAUSE_MS = 100;
 /** Searches run while indexing: a mix of the speed bench's Linux kinds. */
 const QUERIES = ['spin_lock_irqsave', 'copy_from_user', 'where are page faults handled', 'memory barrier', 'interupt handler', 'alocate buffer'];
 
-const pct = (list: readonly number[], p: number) =>
-  percentile(
-    [...list].sort((a, b) => a - b),
-    p,
-  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {

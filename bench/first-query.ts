@@ -1,35 +1,20 @@
 // `npm run bench:first-query [-- --db FILE --root DIR]`: what the first query after opening an index
 // costs, against a warm one, on the Linux tree's index (by default the one bench:first-minute left).
 //
-// Each of the 16 queries of the speed bench's Linux set runs first in a fresh process, twice: as the
-// CLI does (open, then search at once) and as a long-running host does (open, let the keeper prepare
-// what it prepares at open, then search: a person types a second after the window opens). Warm: the
-// same queries, five more rounds in one process. Prints p50/p95 of each.
+// Each of the 16 queries of the speed benchmarks' Linux set (lib/queries.ts) runs first in a fresh
+// process, twice: as the CLI does (open, then search at once) and as a long-running host does
+// (open, let the keeper prepare what it prepares at open, then search: a person types a second
+// after the window opens). Warm: the same queries, five more rounds in one process. Prints p50/p95
+// of each.
 
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { IndexKeeper } from '../src/core/index-keeper.ts';
-import { linuxTree, percentile } from './lib/corpora.ts';
+import { linuxTree, percentileOf as pct } from './lib/corpora.ts';
+import { LINUX_QUERIES } from './lib/queries.ts';
 
-const QUERIES = [
-  'spin_lock_irqsave',
-  'copy_from_user',
-  'kmalloc',
-  'schedule_timeout',
-  'how does the scheduler pick the next task',
-  'free memory when the device is removed',
-  'where are page faults handled',
-  'how is the watchdog timer reset',
-  'page fault',
-  'memory barrier',
-  'interrupt handler',
-  'reference count',
-  'schedular next task',
-  'interupt handler',
-  'alocate buffer',
-  'spinlok contention',
-];
+const QUERIES = LINUX_QUERIES.map((query) => query.text);
 const WARM_ROUNDS = 5;
 const HOST_SETTLE_MS = 1_000;
 
@@ -42,11 +27,6 @@ const { values } = parseArgs({
   },
 });
 const root = values.root ?? linuxTree();
-const pct = (list: readonly number[], p: number) =>
-  percentile(
-    [...list].sort((a, b) => a - b),
-    p,
-  );
 
 async function child(query: string): Promise<void> {
   const opened = performance.now();

@@ -30,6 +30,7 @@ import {
   type Mark,
 } from './lib/corpora.ts';
 import { contextModeVersion, fiftyLinePieces, Fts5Floor, openContentStore } from './lib/peers.ts';
+import { LINUX_QUERIES, q, type Query } from './lib/queries.ts';
 import { lineChart } from './lib/svg.ts';
 
 type EngineName = 'ours' | 'contentstore' | 'fts5';
@@ -39,11 +40,6 @@ const LIMIT = 10;
 const WARM_ROUNDS = 5;
 const OUT = path.resolve('docs/benchmarks');
 
-type QueryKind = 'identifier' | 'question' | 'phrase' | 'typo';
-interface Query {
-  kind: QueryKind;
-  text: string;
-}
 interface Corpus {
   name: string;
   dir: () => string;
@@ -53,8 +49,6 @@ interface Corpus {
   twoWords: [string, string];
   capSeconds?: number;
 }
-
-const q = (kind: QueryKind, ...texts: string[]): Query[] => texts.map((text) => ({ kind, text }));
 
 const CORPORA: Corpus[] = [
   {
@@ -99,18 +93,7 @@ const CORPORA: Corpus[] = [
     literal: 'spin_lock_irqsave',
     twoWords: ['page', 'fault'],
     capSeconds: 240,
-    queries: [
-      ...q('identifier', 'spin_lock_irqsave', 'copy_from_user', 'kmalloc', 'schedule_timeout'),
-      ...q(
-        'question',
-        'how does the scheduler pick the next task',
-        'free memory when the device is removed',
-        'where are page faults handled',
-        'how is the watchdog timer reset',
-      ),
-      ...q('phrase', 'page fault', 'memory barrier', 'interrupt handler', 'reference count'),
-      ...q('typo', 'schedular next task', 'interupt handler', 'alocate buffer', 'spinlok contention'),
-    ],
+    queries: LINUX_QUERIES,
   },
 ];
 

@@ -121,6 +121,14 @@ export function perFileCurve(marks: readonly Mark[], total: number, windows: num
   return curve;
 }
 
+/** `percentile` of values in any order. */
+export function percentileOf(values: readonly number[], p: number): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+}
+
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));

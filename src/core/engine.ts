@@ -258,8 +258,9 @@ export class Engine {
       // holds text the index no longer has, and is asked again.
       if (stale.length === 0 && changes === this.store.changeCount) return answer;
       const skip = new Set(stale);
+      const withoutStale = { ...answer, results: answer.results.filter((result) => !skip.has(result.path)) };
       // A mass change under way can keep making results stale: after a few rounds, leave them out.
-      if (pass > STALE_REFRESH_PASSES) return { ...answer, results: answer.results.filter((result) => !skip.has(result.path)) };
+      if (pass > STALE_REFRESH_PASSES) return withoutStale;
       try {
         for (const relPath of stale) await this.updateFile(relPath);
       } catch (error) {
@@ -267,7 +268,7 @@ export class Engine {
         // holds the write lock past the busy timeout: answer from the index, without the files it
         // could not refresh.
         if (!(error instanceof IndexFullError) && !isBusy(error)) throw error;
-        return { ...answer, results: answer.results.filter((result) => !skip.has(result.path)) };
+        return withoutStale;
       }
       answer = this.searchIndexed(query, options, semantic);
     }

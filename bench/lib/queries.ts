@@ -1,0 +1,23 @@
+// The query sets the speed benchmarks share: 16 per corpus, 4 of each kind.
+
+export type QueryKind = 'identifier' | 'question' | 'phrase' | 'typo';
+
+export interface Query {
+  kind: QueryKind;
+  text: string;
+}
+
+export const q = (kind: QueryKind, ...texts: string[]): Query[] => texts.map((text) => ({ kind, text }));
+
+export const LINUX_QUERIES: Query[] = [
+  ...q('identifier', 'spin_lock_irqsave', 'copy_from_user', 'kmalloc', 'schedule_timeout'),
+  ...q(
+    'question',
+    'how does the scheduler pick the next task',
+    'free memory when the device is removed',
+    'where are page faults handled',
+    'how is the watchdog timer reset',
+  ),
+  ...q('phrase', 'page fault', 'memory barrier', 'interrupt handler', 'reference count'),
+  ...q('typo', 'schedular next task', 'interupt handler', 'alocate buffer', 'spinlok contention'),
+];
