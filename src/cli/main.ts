@@ -32,7 +32,7 @@ import { errorMessage } from '../core/error-message.ts';
 const USAGE = `fused-search — fused full-text search over a folder
 
 Usage:
-  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--index-secret-files] [--wait] [--json] [EMBEDDING]
+  fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--threads N] [--index-secret-files] [--wait] [--json] [EMBEDDING]
   fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]] [EMBEDDING]
   fused-search locate [TEXT] [--file FILE] [--db FILE] [--limit N] [--json]   files to look at for an issue, an error or a stack trace
   fused-search stats [--db FILE] [--json]
@@ -42,7 +42,9 @@ Usage:
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
 current folder and its parents. locate reads the text from --file, or from stdin when no TEXT is
 given and stdin is not a terminal. While another process keeps the index up to date (a VS Code window,
-an MCP server), index exits with status 3 and says which; --wait waits for it to let go.
+an MCP server), index exits with status 3 and says which; --wait waits for it to let go. --threads
+sets how many threads read and chunk files beside the one that writes the index (0: that one does
+it all; default: one fewer than the CPUs, at most 2).
 
 EMBEDDING turns on the semantic lane, a third list of the chunks nearest the query's meaning:
   --embed ollama|openai|static|onnx --embed-model NAME|DIR [--embed-endpoint URL] [--embed-dimensions N] [--embed-batch N]
@@ -74,6 +76,7 @@ const OPTIONS = {
   exclude: { type: 'string', multiple: true },
   'max-file-bytes': { type: 'string' },
   'chunk-bytes': { type: 'string' },
+  threads: { type: 'string' },
   'index-secret-files': { type: 'boolean', default: false },
   split: { type: 'string', default: 'test' },
   queries: { type: 'string' },
@@ -110,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
           ...(values.exclude ? { exclude: values.exclude } : {}),
           ...(values['max-file-bytes'] ? { maxFileBytes: numberFlag(INDEX_OPTION_SCHEMAS.maxFileBytes, values['max-file-bytes'], '--max-file-bytes') } : {}),
           ...(values['chunk-bytes'] ? { chunkMaxBytes: numberFlag(INDEX_OPTION_SCHEMAS.chunkMaxBytes, values['chunk-bytes'], '--chunk-bytes') } : {}),
+          ...(values.threads ? { prepareThreads: numberFlag(INDEX_OPTION_SCHEMAS.prepareThreads, values.threads, '--threads') } : {}),
           ...(values['index-secret-files'] ? { indexSecretFiles: true } : {}),
         },
       });

@@ -40,6 +40,9 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `must be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` });
 }
 
+/** Each preparing thread loads its own tree-sitter runtime and grammars, tens of MB. */
+const MAX_PREPARE_THREADS = 16;
+
 const globs = z
   .array(z.string({ error: 'must be a list of globs' }), { error: 'must be a list of globs' })
   // A blank entry in a settings list is no glob: dropped, rather than failing the whole list.
@@ -60,9 +63,12 @@ export const INDEX_OPTION_SCHEMAS = {
     .describe(
       'Index files that hold credentials (`.env`, private keys, `.ssh/`, `.aws/credentials`, an `.npmrc` with a token, ...; the list is in docs/architecture.md). Off: they are skipped as `secret`.',
     ),
-  // Unset, it is one fewer than the CPUs, at most 2: each thread loads its own grammars (tens of
-  // MB), and the writes, which one thread does, are the bottleneck after that.
-  prepareThreads: wholeNumber(0)
+  // Unset, it is one thread when there is a second CPU. The writes, which one thread does, bound a
+  // sync: on the kernel's drivers/net/ethernet one preparing thread took indexing from 30–34 s to
+  // 22–24 s and a second changed nothing (23–23.5 s) but the peak memory, +70–90 MB for its own
+  // grammars. Preparing takes about a third of the writing time, so more CPUs leave the writer the
+  // bound and one thread keeps it fed; more pay off only for a slower preparer (a capped CPU).
+  prepareThreads: wholeNumber(0, MAX_PREPARE_THREADS)
     .optional()
     .describe('Threads that read and chunk files during a sync while the indexing thread writes them; 0 does it all on the indexing thread.'),
 };
@@ -164,7 +170,7 @@ const budgetBytes = wholeNumber(MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES);
 
 /**
  * The options above a person sets in VS Code, by setting name under `fusedSearch.`. Those missing
- * here (stages, filters, the title column's weight, the prepare threads) are for code and benchmarks.
+ * here (stages, filters, the title column's weight, the prepare threads) are for code, benchmarks and the CLI (`--threads`).
  */
 export const OPTION_SETTINGS = {
   include: INDEX_OPTION_SCHEMAS.include,
@@ -248,7 +254,7 @@ export function resolveIndexOptions(input: Partial<IndexOptions> = {}): IndexOpt
     include: validOrDefault(s.include, input.include),
     exclude: validOrDefault(s.exclude, input.exclude),
     indexSecretFiles: validOrDefault(s.indexSecretFiles, input.indexSecretFiles),
-    prepareThreads: validOrDefault(s.prepareThreads, input.prepareThreads) ?? Math.min(2, availableParallelism() - 1),
+    prepareThreads: validOrDefault(s.prepareThreads, input.prepareThreads) ?? Math.min(1, availableParallelism() - 1),
   };
 }
 

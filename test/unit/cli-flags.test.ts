@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers/store.ts';
 
@@ -24,4 +26,18 @@ test("--budget has the bounds the agents' budget_bytes has", () => {
 
 test('an unknown --fuzzy mode names the modes there are', () => {
   assert.deepEqual(run('search', 'x', '--fuzzy', 'sometimes'), { status: 2, stderr: 'fused-search: --fuzzy must be "unknown-words", "empty" or "off"\n' });
+});
+
+test('--threads takes a whole number of preparing threads, 0 to 16, and indexes with it', () => {
+  assert.deepEqual(run('index', '.', '--threads', 'many'), { status: 2, stderr: 'fused-search: --threads must be a whole number from 0 to 16\n' });
+  assert.deepEqual(run('index', '.', '--threads', '17'), { status: 2, stderr: 'fused-search: --threads must be a whole number from 0 to 16\n' });
+  const folder = tempDir('fused-cli-');
+  fs.writeFileSync(path.join(folder, 'a.md'), '# Heading\n\nSome text about threads.\n');
+  for (const threads of ['0', '1']) {
+    const child = spawnSync(process.execPath, [CLI, 'index', folder, '--db', path.join(tempDir(), 'index.db'), '--threads', threads, '--json'], {
+      encoding: 'utf8',
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal((JSON.parse(child.stdout) as { files: number }).files, 1, `--threads ${threads}`);
+  }
 });
