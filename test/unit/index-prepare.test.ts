@@ -50,7 +50,9 @@ function outcome(engine: Engine, summary: IndexSummary) {
       )
       .all(),
     vocabulary: engine.store.vocabulary(),
-    trigram: ['widg', 'quokka', 'handler1', 'comput'].map((word) => engine.store.match('trigram', `"${word}"`, 100, 1)),
+    trigram: ['widg', 'quokka', 'handler1', 'comput'].map((substring) =>
+      engine.store.wordsContaining(substring, 100).map((word) => engine.store.match('trigram', `"${word}"`, 100, 1)),
+    ),
   };
 }
 

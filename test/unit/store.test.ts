@@ -10,7 +10,7 @@ import { storeWith, tempDir } from './helpers/store.ts';
 
 function integrityOk(store: IndexStore): void {
   assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
-  for (const table of ['fts_porter', 'fts_trigram', 'fts_words']) {
+  for (const table of ['fts_porter', 'fts_chunk_words', 'word_trigrams', 'fts_words']) {
     store.db.prepare(`INSERT INTO ${table} (${table}) VALUES ('integrity-check')`).run();
   }
 }
@@ -27,8 +27,9 @@ test('re-indexing one file replaces only that file’s chunks and keeps every FT
   assert.deepEqual(store.chunksOfFile('b.ts'), before, 'b.ts is untouched');
   assert.equal(store.chunksOfFile('a.ts').length, 1);
   assert.equal(store.match('porter', '"kiwifruit"', 10, 1).length, 0, 'old text is gone from the Porter index');
-  assert.equal(store.match('trigram', '"kiwi"', 10, 1).length, 0, 'old words are gone from the trigram index');
-  assert.equal(store.match('trigram', '"papaya"', 10, 1).length, 1);
+  assert.equal(store.match('trigram', '"kiwifruit"', 10, 1).length, 0, 'old words are gone from the trigram list');
+  assert.equal(store.match('trigram', '"papayafruit"', 10, 1).length, 1);
+  assert.deepEqual(store.wordsContaining('papaya', 10), ['papayafruit'], 'the new word is found by its substrings');
   assert.equal(store.hasWord('kiwifruit'), false, 'old words leave the vocabulary');
   assert.equal(store.hasWord('papayafruit'), true);
   integrityOk(store);
@@ -55,7 +56,7 @@ test('replacing several files at once stores what replacing them one by one stor
     store.db.prepare('SELECT c.id, f.path, c.ord, c.title, c.text, c.humps FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id').all();
   assert.deepEqual(rows(together), rows(oneByOne));
   assert.deepEqual(together.vocabulary(), oneByOne.vocabulary());
-  for (const word of ['"kiwi"', '"lemon"', '"papaya"', '"plum"']) {
+  for (const word of ['"kiwifruit"', '"lemontree"', '"papayafruit"', '"plumtree"']) {
     assert.deepEqual(together.match('trigram', word, 10, 1), oneByOne.match('trigram', word, 10, 1), word);
   }
   assert.equal(together.size, 4);
@@ -79,7 +80,8 @@ test('chunk text is stored once: the Porter table reads it from chunks, the othe
   const store = storeWith({});
   const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
   assert.ok(!tables.includes('fts_porter_content'), 'Porter is external-content');
-  assert.ok(!tables.includes('fts_trigram_content'), 'trigram is contentless');
+  assert.ok(!tables.includes('fts_chunk_words_content'), "the chunks' word lists are contentless");
+  assert.ok(!tables.includes('word_trigrams_content'), 'word trigrams read the words from seen_words');
   assert.ok(!tables.includes('fts_words_content'), 'the vocabulary table is contentless');
   store.close();
 });
@@ -157,4 +159,57 @@ test('an index file holds no unused pages after a full index or after many files
   assert.ok(after < before * 0.8, `the deleted files' pages went back to the disk (${before} → ${after} bytes)`);
   integrityOk(engine.store);
   engine.close();
+});
+
+test('a substring finds exactly the chunks whose words hold it, after files are replaced and removed, and words no chunk holds are forgotten', () => {
+  // Words built from a few stems, so substrings are shared by many words and many chunks.
+  const stems = ['alloc', 'page', 'fault', 'lock', 'irq'];
+  const word = (i: number) => `${['k', 'v', '', 'spin_', 'x'][i % 5]}${stems[i % stems.length]}${['', 's', '_node', 'er', 'ed'][(i * 7) % 5]}`;
+  const fileText = (f: number, round: number) => Array.from({ length: 6 }, (_, i) => word(f * 3 + i * (round + 1))).join(' ');
+  const store = storeWith({});
+  const files = new Map<string, string>();
+  const write = (f: number, round: number) => {
+    const text = fileText(f, round);
+    files.set(`f${f}.ts`, text);
+    store.replaceFile({ path: `f${f}.ts`, size: 1, mtimeMs: round, hash: text, language: 'typescript' }, [
+      { title: `f${f}`, kind: 'code', startLine: 1, endLine: 1, text },
+    ]);
+  };
+  for (let f = 0; f < 60; f++) write(f, 0);
+  for (let f = 0; f < 60; f += 3) write(f, 1);
+  for (let f = 1; f < 60; f += 4) {
+    store.removeFile(`f${f}.ts`);
+    files.delete(`f${f}.ts`);
+  }
+  const expected = (substring: string) =>
+    [...files]
+      .filter(([, text]) => text.split(' ').some((w) => w.includes(substring)))
+      .map(([p]) => p)
+      .sort();
+  const found = (substring: string) => {
+    const words = store.wordsContaining(substring, 1_000);
+    if (words.length === 0) return [];
+    const rows = store.match('trigram', words.map((w) => `"${w}"`).join(' OR '), 1_000, 1);
+    return rows.map((row) => store.chunk(row.id)!.path).sort();
+  };
+  for (const substring of ['all', 'alloc', 'kalloc', 'page_no', 'spin_lo', 'irqer', 'fau', 'ult_', 'pages']) {
+    assert.deepEqual(found(substring), expected(substring), substring);
+  }
+
+  // Removing most files leaves words no chunk holds; the next release of space forgets them.
+  for (const path of [...files.keys()].slice(3)) {
+    store.removeFile(path);
+    files.delete(path);
+  }
+  store.releaseUnusedSpace();
+  const held = new Set([...files.values()].flatMap((text) => text.split(' ')).concat([...files.keys()].map((p) => p.slice(0, -3))));
+  const remembered = store.db.prepare('SELECT word FROM seen_words').pluck().all() as string[];
+  assert.deepEqual(
+    remembered.filter((w) => !held.has(w)),
+    [],
+    'only words a chunk holds are remembered',
+  );
+  for (const substring of ['alloc', 'page', 'lock']) assert.deepEqual(found(substring), expected(substring), substring);
+  integrityOk(store);
+  store.close();
 });

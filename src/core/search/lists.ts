@@ -7,6 +7,7 @@
 // phrases, then a sample of the most selective conjunction, and only then a sample of everything.
 
 import type { FtsTable, IndexStore, ListRow } from '../store/store.ts';
+import { scoreSubstrings, substringOf, type Substring } from './substrings.ts';
 import { quote, type QueryTerms, type QueryWord } from './terms.ts';
 
 /** An index of at most this many chunks is always scored whole: its posting lists are short. */
@@ -78,39 +79,62 @@ function unfinishedPiece(store: IndexStore, terms: QueryTerms): string | undefin
 }
 
 /**
- * Substring matching is the trigram list's gift: half-typed words, `alloc` inside `kmalloc`. On a
- * big index it is also its cost — a phrase of trigrams intersects long posting lists (50–100 ms
- * for three common words on the Linux tree) — so there it only searches what the Porter index
- * cannot already answer with a full list of candidates: of `fts_porter`, the whole and `fts` when
- * `porter` alone is common.
+ * Substring matching is the trigram list's gift: half-typed words, `alloc` inside `kmalloc` (see
+ * substrings.ts). On a big index it is also its cost — a substring can stand for thousands of
+ * words — so there it only searches what the Porter index cannot already answer with a full list
+ * of candidates: of `fts_porter`, the whole and `fts` when `porter` alone is common.
  */
 export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleColumnWeight: number): ListRow[] {
   const small = store.size <= SMALL_INDEX_CHUNKS;
   const answered = (phrase: string) => !small && store.countMatches('porter', phrase, depth) >= depth;
+  const byExpression = new Map<string, Substring>();
   const groups = terms.words
     .filter((word) => !answered(wholeIsPhrase(word) ? quote(word.whole) : word.parts.map(quote).join(' AND ')))
     .map((word) => {
-      // The trigram table indexes words, not text: a dotted path can only match piece by piece.
+      // The index's words end at anything but letters, digits and `_`: a dotted path can only match piece by piece.
       const whole = /^[\p{L}\p{M}\p{N}_]+$/u.test(word.whole) ? [word.whole] : [];
       const parts = word.parts.length > 1 ? word.parts.filter((part) => !answered(quote(part))) : word.parts;
-      const substrings = [...whole, ...parts].map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
-      return [...new Set(substrings)].map(quote);
+      const texts = [...whole, ...parts].map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
+      return [...new Set(texts)].flatMap((text) => {
+        const substring = substringOf(store, text);
+        if (!substring) return [];
+        byExpression.set(substring.expression, substring);
+        return [substring.expression];
+      });
     })
     .filter((group) => group.length > 0);
-  return rankedList(store, 'trigram', groups, depth, titleColumnWeight);
+  return rankedList(store, 'trigram', groups, depth, titleColumnWeight, (expressions) =>
+    scoreSubstrings(
+      store,
+      expressions.map((expression) => byExpression.get(expression)!),
+      depth,
+      titleColumnWeight,
+    ),
+  );
 }
 
-function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][], depth: number, titleColumnWeight: number): ListRow[] {
+/**
+ * `scoreAll` ranks every chunk that matches any of the phrases: by default FTS5's bm25() over
+ * their OR. The sampled fallbacks below always use FTS5's.
+ */
+function rankedList(
+  store: IndexStore,
+  table: FtsTable,
+  phraseGroups: string[][],
+  depth: number,
+  titleColumnWeight: number,
+  scoreAll = (phrases: string[]) => store.match(table, phrases.join(' OR '), depth, titleColumnWeight),
+): ListRow[] {
   const phrases = [...new Set(phraseGroups.flat())];
   if (phrases.length === 0) return [];
   const anyOf = (list: Array<{ phrase: string }>) => list.map((token) => token.phrase).join(' OR ');
-  if (store.size <= SMALL_INDEX_CHUNKS) return store.match(table, phrases.join(' OR '), depth, titleColumnWeight);
+  if (store.size <= SMALL_INDEX_CHUNKS) return scoreAll(phrases);
   const docFreq = new Map(phrases.map((phrase) => [phrase, store.countMatches(table, phrase, SCORE_BUDGET + 1)]));
   const groups = phraseGroups.map((group) => group.map((phrase): Token => ({ phrase, docFreq: docFreq.get(phrase)! })));
   const tokens = [...docFreq].map(([phrase, count]): Token => ({ phrase, docFreq: count })).filter((token) => token.docFreq > 0);
   if (tokens.length === 0) return [];
   const matches = tokens.reduce((sum, token) => sum + token.docFreq, 0);
-  if (matches <= SCORE_BUDGET) return store.match(table, anyOf(tokens), depth, titleColumnWeight);
+  if (matches <= SCORE_BUDGET) return scoreAll(tokens.map((token) => token.phrase));
 
   const found = new Map<number, ListRow>();
   const take = (rows: ListRow[]) => {
@@ -129,7 +153,7 @@ function rankedList(store: IndexStore, table: FtsTable, phraseGroups: string[][]
       rare.push(token);
       budget -= token.docFreq;
     }
-    if (rare.length > 0) take(store.match(table, anyOf(rare), depth, titleColumnWeight));
+    if (rare.length > 0) take(scoreAll(rare.map((token) => token.phrase)));
   }
   if (found.size < depth) {
     // Every word is common: sample what the most specific phrase of each word matches together.

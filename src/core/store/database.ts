@@ -12,29 +12,32 @@ export type Db = Database.Database;
  * Bump when the schema changes. There are no migrations yet: an index is cheap to rebuild and
  * always derivable from the files, so any other version is moved aside and rebuilt.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 // The text of a chunk is stored once, in `chunks`. The Porter table reads it through external
 // content (triggers keep it in step), together with `humps`: the camelCase pieces of the chunk's
-// identifiers, which no FTS5 tokenizer splits, so `retry policy` finds `retryPolicy`. The trigram table is contentless and indexes only the title
-// and the chunk's distinct words: trigram positions over the full text cost about 5× the text on
-// disk, while substring matching is only needed within words. `words` is a contentless
-// word-level table whose fts5vocab view is the vocabulary the fuzzy retry corrects against.
-// Each FTS5 table buffers 8 MB of new postings instead of 1 MB before writing a segment: fewer,
-// larger segments roughly halve the insert cost of a bulk index for 24 MB of memory.
-// Both contentless tables are kept in step by the store, which recomputes a chunk's word lists
+// identifiers, which no FTS5 tokenizer splits, so `retry policy` finds `retryPolicy`.
+// Substring matching (`alloc` inside `kmalloc`) takes two small tables instead of a trigram index
+// over every chunk: `word_trigrams` indexes the trigrams of each distinct word of the index once
+// (`seen_words`), which turns a substring into the words that hold it, and `fts_chunk_words` lists
+// each chunk's title and distinct words as whole words, which turns those words into chunks; its
+// `chunk_word_instances` view and `chunks.trigram_count` let the search score a substring as the
+// trigram index did (search/substrings.ts). That index was 47% of the Linux tree's index (1.7× its
+// text): it stored every word's trigrams again in every chunk that used the word.
+// `words` is a contentless word-level table whose fts5vocab view is the vocabulary the fuzzy
+// retry corrects against.
+// Each FTS5 table over chunks buffers 8 MB of new postings instead of 1 MB before writing a
+// segment: fewer, larger segments roughly halve the insert cost of a bulk index.
+// The contentless tables are kept in step by the store, which recomputes a chunk's word lists
 // from its stored text to delete it (cheaper on insert than contentless_delete's tombstones).
-// The vocabulary snapshot keeps the fuzzy vocabulary of a big index, built once, for the next
-// process; it arrived after version 1, so an older file gets the table when next opened for writing.
-const VOCABULARY_SNAPSHOT = `
-CREATE TABLE IF NOT EXISTS vocabulary_snapshot (
+// The vocabulary snapshot keeps the fuzzy vocabulary of a big index, built once, for the next process.
+const SCHEMA = `
+CREATE TABLE vocabulary_snapshot (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   built_at INTEGER NOT NULL,
   files INTEGER NOT NULL,
   data BLOB NOT NULL
 );
-`;
-const SCHEMA = `${VOCABULARY_SNAPSHOT}
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
@@ -55,26 +58,40 @@ CREATE TABLE chunks (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   text TEXT NOT NULL,
-  humps TEXT NOT NULL
+  humps TEXT NOT NULL,
+  trigram_count INTEGER NOT NULL
 );
 CREATE INDEX chunks_by_file ON chunks (file_id, ord);
 CREATE VIRTUAL TABLE fts_porter USING fts5 (
   title, text, humps, content = 'chunks', content_rowid = 'id',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
-CREATE VIRTUAL TABLE fts_trigram USING fts5 (title, words, content = '', tokenize = 'trigram');
+CREATE VIRTUAL TABLE fts_chunk_words USING fts5 (
+  title, words, content = '',
+  tokenize = "unicode61 remove_diacritics 0 categories 'L* M* N* Co' tokenchars '_'"
+);
+CREATE TABLE seen_words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE word_trigrams USING fts5 (word, content = 'seen_words', content_rowid = 'id', tokenize = 'trigram');
+CREATE VIRTUAL TABLE chunk_words_vocab USING fts5vocab (fts_chunk_words, 'row');
+CREATE VIRTUAL TABLE chunk_word_instances USING fts5vocab (fts_chunk_words, 'instance');
 CREATE VIRTUAL TABLE fts_words USING fts5 (
   words, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE words_vocab USING fts5vocab (fts_words, 'row');
 INSERT INTO fts_porter (fts_porter, rank) VALUES ('hashsize', 8388608);
-INSERT INTO fts_trigram (fts_trigram, rank) VALUES ('hashsize', 8388608);
+INSERT INTO fts_chunk_words (fts_chunk_words, rank) VALUES ('hashsize', 8388608);
 INSERT INTO fts_words (fts_words, rank) VALUES ('hashsize', 8388608);
 CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
   INSERT INTO fts_porter (rowid, title, text, humps) VALUES (new.id, new.title, new.text, new.humps);
 END;
 CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
   INSERT INTO fts_porter (fts_porter, rowid, title, text, humps) VALUES ('delete', old.id, old.title, old.text, old.humps);
+END;
+CREATE TRIGGER seen_words_after_insert AFTER INSERT ON seen_words BEGIN
+  INSERT INTO word_trigrams (rowid, word) VALUES (new.id, new.word);
+END;
+CREATE TRIGGER seen_words_after_delete AFTER DELETE ON seen_words BEGIN
+  INSERT INTO word_trigrams (word_trigrams, rowid, word) VALUES ('delete', old.id, old.word);
 END;
 `;
 
@@ -113,7 +130,7 @@ function openChecked(file: string, readonly: boolean): Db {
     db.pragma('busy_timeout = 5000');
     if (!readonly) {
       // Only possible on a brand-new file, before WAL mode writes its header: lets
-      // IndexStore.releaseFreePages() shrink the file after a bulk load.
+      // IndexStore.releaseUnusedSpace() shrink the file after a bulk load.
       if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -133,7 +150,6 @@ function openChecked(file: string, readonly: boolean): Db {
       // Touch every table once so a damaged file fails here, not in the middle of a query.
       db.prepare('SELECT count(*) FROM files').get();
       db.prepare("SELECT count(*) FROM fts_porter WHERE fts_porter MATCH 'x'").get();
-      if (!readonly) db.exec(VOCABULARY_SNAPSHOT);
     }
     return db;
   } catch (error) {

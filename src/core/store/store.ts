@@ -1,5 +1,5 @@
-// The only module that speaks SQL. It keeps the file catalog, each file's chunks and the three
-// FTS5 indexes in step, and answers the small set of questions the search pipeline asks.
+// The only module that speaks SQL. It keeps the file catalog, each file's chunks, the FTS5
+// indexes and the words they hold in step, and answers the small set of questions the search pipeline asks.
 
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
@@ -56,15 +56,21 @@ export interface VocabularySnapshot {
 
 const MATCH_COUNTS_KEPT = 2_000;
 
+/**
+ * Words no chunk holds any more stay in `seen_words`, matching nothing, until deleted chunks reach
+ * this share of the index: finding them reads every word's postings, seconds on a big tree.
+ */
+const UNUSED_WORDS_SHARE = 10;
+
 /** Chunk rows written per INSERT statement (see `replaceFiles`), and the parameters of one. */
 const CHUNK_ROWS_PER_INSERT = 64;
-const CHUNK_COLUMNS = 9;
+const CHUNK_COLUMNS = 10;
 const CHUNK_ROW = `(${Array.from({ length: CHUNK_COLUMNS }, () => '?').join(', ')})`;
 
 /** BM25 weights after the title's: text, then (Porter only) the identifier humps. */
 const FTS_TABLES: Record<FtsTable, { name: string; weights: string }> = {
   porter: { name: 'fts_porter', weights: '1.0, 1.0' },
-  trigram: { name: 'fts_trigram', weights: '1.0' },
+  trigram: { name: 'fts_chunk_words', weights: '1.0' },
 };
 
 export interface IndexStats {
@@ -81,6 +87,8 @@ export interface IndexStats {
   secretFiles: { count: number; examples: string[] };
 }
 
+/** The meta key holding the sum of every chunk's trigram count (see `averageTrigramCount`). */
+const TRIGRAM_TOTAL_META = 'trigramTotal';
 /** The meta key holding the paths kept out as secrets, a JSON list. */
 const SECRET_FILES_META = 'secretFiles';
 /** Paths a status shows of the secret files; the count is exact. */
@@ -102,6 +110,10 @@ export class IndexStore {
   private readonly matchCounts = new Map<string, number>();
   /** Counts this connection's changes to what files hold, so a reader can tell whether the index moved under it. */
   private changes = 0;
+  /** Chunks this connection deleted since it last forgot the words no chunk holds (see `releaseUnusedSpace`). */
+  private chunksDeleted = 0;
+  /** The sum of every chunk's `trigramCount`, as the meta table keeps it; read when first needed. */
+  private trigramTotal: number | undefined;
 
   constructor(file: string, options: { readonly?: boolean } = {}) {
     const opened = openDatabase(file, options);
@@ -122,15 +134,22 @@ export class IndexStore {
         RETURNING id`),
       touchFile: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
-      chunkTexts: db.prepare('SELECT id, title, text FROM chunks WHERE file_id = ?'),
+      chunkTexts: db.prepare('SELECT id, title, text, trigram_count AS trigramCount FROM chunks WHERE file_id = ?'),
       deleteChunks: db.prepare('DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))'),
-      deleteTrigram: db.prepare("INSERT INTO fts_trigram (fts_trigram, rowid, title, words) VALUES ('delete', ?, ?, ?)"),
+      deleteChunkWords: db.prepare("INSERT INTO fts_chunk_words (fts_chunk_words, rowid, title, words) VALUES ('delete', ?, ?, ?)"),
       deleteWords: db.prepare("INSERT INTO fts_words (fts_words, rowid, words) VALUES ('delete', ?, ?)"),
-      insertChunk: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps) VALUES ${CHUNK_ROW}`),
-      insertChunks: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps)
+      insertChunk: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps, trigram_count) VALUES ${CHUNK_ROW}`),
+      insertChunks: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps, trigram_count)
         VALUES ${Array.from({ length: CHUNK_ROWS_PER_INSERT }, () => CHUNK_ROW).join(', ')}`),
       lastChunkId: db.prepare('SELECT coalesce(max(id), 0) FROM chunks').pluck(),
-      insertTrigram: db.prepare('INSERT INTO fts_trigram (rowid, title, words) VALUES (?, ?, ?)'),
+      insertChunkWords: db.prepare('INSERT INTO fts_chunk_words (rowid, title, words) VALUES (?, ?, ?)'),
+      forgetUnusedWords: db.prepare('DELETE FROM seen_words WHERE word NOT IN (SELECT term FROM chunk_words_vocab)'),
+      addSeenWords: db.prepare('INSERT OR IGNORE INTO seen_words (word) SELECT value FROM json_each(?)'),
+      wordInstances: db.prepare('SELECT term, doc, col FROM chunk_word_instances WHERE term IN (SELECT value FROM json_each(?))').raw(),
+      trigramCounts: db.prepare('SELECT id, trigram_count FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw(),
+      wordsContaining: db
+        .prepare('SELECT word FROM seen_words WHERE id IN (SELECT rowid FROM word_trigrams WHERE word_trigrams MATCH ?) ORDER BY length(word), word LIMIT ?')
+        .pluck(),
       insertWords: db.prepare('INSERT INTO fts_words (rowid, words) VALUES (?, ?)'),
       chunkById: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`),
@@ -153,7 +172,10 @@ export class IndexStore {
     try {
       return this.db.transaction(fn)();
     } catch (error) {
-      if (!this.db.inTransaction) this.chunkCount = this.statements.countChunks.get() as number;
+      if (!this.db.inTransaction) {
+        this.chunkCount = this.statements.countChunks.get() as number;
+        this.trigramTotal = undefined;
+      }
       throw error;
     }
   }
@@ -192,6 +214,7 @@ export class IndexStore {
       const existing = files.map((file) => s.fileByPath.get(file.record.path) as CatalogEntry | undefined);
       this.deleteChunks(existing.flatMap((entry) => (entry ? [entry.id] : [])));
       let nextId = (s.lastChunkId.get() as number) + 1;
+      let addedTrigrams = 0;
       const rows: Array<{ id: number; title: string; words: ChunkWords }> = [];
       const values: unknown[] = [];
       for (const { record, chunks, words } of files) {
@@ -200,7 +223,8 @@ export class IndexStore {
         chunks.forEach((chunk, ord) => {
           const lists = words?.[ord] ?? chunkWords(chunk.title, chunk.text);
           const id = nextId++;
-          values.push(id, fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, lists.humps);
+          values.push(id, fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, lists.humps, lists.trigramCount);
+          addedTrigrams += lists.trigramCount;
           rows.push({ id, title: chunk.title, words: lists });
         });
       }
@@ -208,8 +232,12 @@ export class IndexStore {
       let at = 0;
       for (; at + full <= values.length; at += full) s.insertChunks.run(values.slice(at, at + full));
       for (; at < values.length; at += CHUNK_COLUMNS) s.insertChunk.run(values.slice(at, at + CHUNK_COLUMNS));
-      for (const row of rows) s.insertTrigram.run(row.id, row.title, row.words.trigram);
+      for (const row of rows) s.insertChunkWords.run(row.id, row.title, row.words.distinct);
       for (const row of rows) s.insertWords.run(row.id, row.words.vocabulary);
+      const seen = new Set<string>();
+      for (const row of rows) for (const word of row.words.distinct.split('\n')) if (word) seen.add(word);
+      if (seen.size > 0) s.addSeenWords.run(JSON.stringify([...seen]));
+      this.addTrigrams(addedTrigrams);
     });
   }
 
@@ -234,11 +262,12 @@ export class IndexStore {
   /** Deletes these files' chunks from every table, each table in one run (see `replaceFiles`). */
   private deleteChunks(fileIds: readonly number[]): void {
     const s = this.statements;
-    const rows = fileIds
-      .flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string }>)
-      .map((old) => ({ id: old.id, title: old.title, words: chunkWords(old.title, old.text) }));
+    const old = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string; trigramCount: number }>);
+    const rows = old.map((chunk) => ({ id: chunk.id, title: chunk.title, words: chunkWords(chunk.title, chunk.text) }));
+    this.addTrigrams(-old.reduce((sum, chunk) => sum + chunk.trigramCount, 0));
     this.chunkCount -= rows.length;
-    for (const row of rows) s.deleteTrigram.run(row.id, row.title, row.words.trigram);
+    this.chunksDeleted += rows.length;
+    for (const row of rows) s.deleteChunkWords.run(row.id, row.title, row.words.distinct);
     for (const row of rows) s.deleteWords.run(row.id, row.words.vocabulary);
     if (fileIds.length > 0) s.deleteChunks.run(JSON.stringify(fileIds));
   }
@@ -313,6 +342,36 @@ export class IndexStore {
       // more than a detail=none table answers. Such a word is no typo a correction could fix.
       return true;
     }
+  }
+
+  /**
+   * Up to `limit` words of the index that hold `substring` (three characters or more), shortest
+   * first: the word itself, then the words built on it (`alloc`, `kmalloc`, `alloc_pages`).
+   */
+  wordsContaining(substring: string, limit: number): string[] {
+    return this.statements.wordsContaining.all(`"${substring.replaceAll('"', '""')}"`, limit) as string[];
+  }
+
+  /** Each place one of these words is held: the word, the chunk, and the column (`title` or `words`). */
+  wordInstances(words: readonly string[]): Array<[word: string, chunkId: number, column: 'title' | 'words']> {
+    return this.statements.wordInstances.all(JSON.stringify(words)) as Array<[string, number, 'title' | 'words']>;
+  }
+
+  /** Each chunk's `trigramCount` (see ChunkWords), by chunk id. */
+  trigramCounts(ids: readonly number[]): Map<number, number> {
+    return new Map(this.statements.trigramCounts.all(JSON.stringify(ids)) as Array<[number, number]>);
+  }
+
+  /** The average `trigramCount` of a chunk. */
+  get averageTrigramCount(): number {
+    this.trigramTotal ??= Number(this.meta(TRIGRAM_TOTAL_META) ?? 0);
+    return this.chunkCount === 0 ? 0 : this.trigramTotal / this.chunkCount;
+  }
+
+  private addTrigrams(count: number): void {
+    if (count === 0) return;
+    this.trigramTotal = Number(this.meta(TRIGRAM_TOTAL_META) ?? 0) + count;
+    this.setMeta(TRIGRAM_TOTAL_META, String(this.trigramTotal));
   }
 
   /** Every distinct word in the index with the number of chunks that hold it. */
@@ -433,11 +492,16 @@ export class IndexStore {
   }
 
   /**
-   * Gives the file's free pages back to the disk. FTS5 merges its segments as it goes and leaves
-   * the pages of the merged ones free; after a bulk load that is about a tenth of the file, which
-   * the next writes would only slowly reuse. (A no-op on a database created before auto_vacuum.)
+   * Forgets the words no chunk holds any more, when enough were deleted (see UNUSED_WORDS_SHARE),
+   * and gives the file's free pages back to the disk. FTS5 merges its segments as it goes and
+   * leaves the pages of the merged ones free; after a bulk load that is about a tenth of the file,
+   * which the next writes would only slowly reuse. (A no-op on a database created before auto_vacuum.)
    */
-  releaseFreePages(): void {
+  releaseUnusedSpace(): void {
+    if (this.chunksDeleted > 0 && this.chunksDeleted * UNUSED_WORDS_SHARE >= this.chunkCount) {
+      this.statements.forgetUnusedWords.run();
+      this.chunksDeleted = 0;
+    }
     this.db.pragma('incremental_vacuum');
   }
 

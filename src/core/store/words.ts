@@ -1,15 +1,14 @@
-// The word lists the trigram and vocabulary tables index instead of a chunk's full text.
+// The word lists the substring and vocabulary tables index instead of a chunk's full text.
 
 const WORD = /[\p{L}\p{M}\p{N}_]{3,}/gu;
 const HUMP = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+|\p{N}+/gu;
 
 export interface ChunkWords {
   /**
-   * Each distinct word of three characters or more, once, lowercased. Trigram matching needs
-   * nothing shorter, and indexing each word once instead of every occurrence keeps the trigram
-   * index a fraction of the size of one built over the text.
+   * Each distinct word of three characters or more, once, lowercased: what the trigram list finds
+   * by substring. A substring query has three characters or more, so nothing shorter is needed.
    */
-  trigram: string;
+  distinct: string;
   /**
    * The same words plus their camelCase humps, so the vocabulary knows `pod` from
    * `horizontalPodAutoscaler` and the fuzzy retry never "corrects" a word the code does use.
@@ -17,6 +16,11 @@ export interface ChunkWords {
   vocabulary: string;
   /** The camelCase humps alone, space-separated: what the Porter index adds to the text. */
   humps: string;
+  /**
+   * How many trigrams the title and `distinct` hold together: the length the trigram list's BM25
+   * normalises by, as FTS5 counted it when a trigram table indexed exactly these two strings.
+   */
+  trigramCount: number;
 }
 
 export function chunkWords(title: string, text: string): ChunkWords {
@@ -31,7 +35,18 @@ export function chunkWords(title: string, text: string): ChunkWords {
       if (lower !== word) for (const hump of word.matchAll(HUMP)) if (hump[0].length >= 3) humps.add(hump[0].toLowerCase());
     }
   }
-  const trigram = [...whole].join('\n');
+  const distinct = [...whole].join('\n');
   const extra = [...humps].filter((hump) => !whole.has(hump));
-  return { trigram, vocabulary: extra.length === 0 ? trigram : `${trigram}\n${extra.join('\n')}`, humps: [...humps].join(' ') };
+  return {
+    distinct,
+    vocabulary: extra.length === 0 ? distinct : `${distinct}\n${extra.join('\n')}`,
+    humps: [...humps].join(' '),
+    trigramCount: trigramsIn(title) + trigramsIn(distinct),
+  };
+}
+
+function trigramsIn(text: string): number {
+  let characters = 0;
+  for (const _ of text) characters++;
+  return Math.max(0, characters - 2);
 }

@@ -75,7 +75,8 @@ export function checkDatabase(dbFile: string): DatabaseCheck {
       problems.push(`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`);
     for (const [table, rank] of [
       ['fts_porter', 1],
-      ['fts_trigram', 0],
+      ['fts_chunk_words', 0],
+      ['word_trigrams', 1],
       ['fts_words', 0],
     ] as const) {
       try {

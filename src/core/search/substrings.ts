@@ -1,0 +1,76 @@
+// The trigram list's terms: each query substring (`alloc`) stands for the index's words that hold
+// it (`alloc`, `kmalloc`, `alloc_pages`), found through the words' trigrams, and is scored as one
+// BM25 term over the chunks that hold any of those words. That is the ranking FTS5's bm25() gave a
+// trigram index over each chunk's title and distinct words, where a substring was one phrase of
+// trigrams: one IDF for all the words that hold it, a term frequency that counts every place it
+// occurs, and the chunk's trigram count as its length. An OR of the words through FTS5 would score
+// each word with its own IDF, so a rare word that merely holds the substring would outrank the
+// word itself; the index no longer stores the trigrams of every chunk, so the score is made here.
+
+import type { IndexStore, ListRow } from '../store/store.ts';
+import { quote } from './terms.ts';
+
+/** FTS5's bm25() constants. */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * Words one substring may stand for, shortest first. A substring held by more (`con` on a big
+ * tree) is common enough that the rest change little, and each word costs a posting list.
+ */
+const MAX_WORDS = 2_000;
+
+export interface Substring {
+  /** As the query has it: lowercased, three characters or more. */
+  text: string;
+  /** The index's words that hold it. */
+  words: string[];
+  /** The words as one FTS5 expression, for counting and sampling the chunks that hold them. */
+  expression: string;
+}
+
+/** The substring with the words that hold it, or undefined when no word of the index does. */
+export function substringOf(store: IndexStore, text: string): Substring | undefined {
+  const words = store.wordsContaining(text, MAX_WORDS);
+  if (words.length === 0) return undefined;
+  return { text, words, expression: words.length === 1 ? quote(words[0]!) : `(${words.map(quote).join(' OR ')})` };
+}
+
+/**
+ * The `limit` chunks holding any of these substrings with the highest BM25 over them, the title
+ * column weighted `titleColumnWeight` times the words. `bm25` is negative, as FTS5's.
+ */
+export function scoreSubstrings(store: IndexStore, substrings: readonly Substring[], limit: number, titleColumnWeight: number): ListRow[] {
+  const chunks = Math.max(1, store.size);
+  const frequencies = new Map<number, Float64Array>();
+  const inverseFrequencies = substrings.map((substring, i) => {
+    const holding = new Set<number>();
+    for (const [word, id, column] of store.wordInstances(substring.words)) {
+      let frequency = frequencies.get(id);
+      if (!frequency) frequencies.set(id, (frequency = new Float64Array(substrings.length)));
+      frequency[i]! += occurrences(substring.text, word) * (column === 'title' ? titleColumnWeight : 1);
+      holding.add(id);
+    }
+    const idf = Math.log((chunks - holding.size + 0.5) / (holding.size + 0.5));
+    return idf > 0 ? idf : 1e-6;
+  });
+  const lengths = store.trigramCounts([...frequencies.keys()]);
+  const averageLength = store.averageTrigramCount || 1;
+  const scored: ListRow[] = [];
+  for (const [id, frequency] of frequencies) {
+    const norm = K1 * (1 - B + (B * (lengths.get(id) ?? 0)) / averageLength);
+    let score = 0;
+    frequency.forEach((f, i) => {
+      if (f > 0) score += (inverseFrequencies[i]! * f * (K1 + 1)) / (f + norm);
+    });
+    scored.push({ id, bm25: -score });
+  }
+  return scored.sort((a, b) => a.bm25 - b.bm25 || a.id - b.id).slice(0, limit);
+}
+
+/** Places `text` occurs in `word`, overlapping ones too (`aaa` twice in `aaaa`), as trigram phrases matched. */
+function occurrences(text: string, word: string): number {
+  let count = 0;
+  for (let at = word.indexOf(text); at !== -1; at = word.indexOf(text, at + 1)) count++;
+  return count;
+}
