@@ -29,7 +29,7 @@ test('a substring is scored as one BM25 term, exactly as FTS5 scored it over a t
         Array.from(
           { length: 4 + ((f * c) % 9) },
           (_, i) => `${['k', 'v', '', 'do_', 'x'][(f + i) % 5]}${stems[(f + c + i) % stems.length]}${['', 's', '_node', 'er'][(i * c + f) % 4]}`,
-        ).join(' ') + ` word${f} aaaa`,
+        ).join(' ') + ` word${f} aaaa${f % 7 === 0 ? ' hmgb1' : ''}`,
     }));
   }
   const store = storeWith(files);
@@ -37,7 +37,7 @@ test('a substring is scored as one BM25 term, exactly as FTS5 scored it over a t
   const fts = store.db.prepare(
     'SELECT rowid AS id, bm25(old_trigram, ?, 1.0) AS bm25 FROM old_trigram WHERE old_trigram MATCH ? ORDER BY bm25, rowid LIMIT 50',
   );
-  for (const query of ['alloc', 'kallo', 'page fault', 'lock_', 'spin_lock', 'irq queue fau', 'aaa', 'word1', 'f12']) {
+  for (const query of ['alloc', 'kallo', 'page fault', 'lock_', 'spin_lock', 'irq queue fau', 'aaa', 'word1', 'f12', 'hmgb1 protein']) {
     const expected = fts.all(
       TITLE_WEIGHT,
       parseQuery(query)

@@ -18,7 +18,7 @@ export const SCORE_BUDGET = 4_000;
 const SAMPLE_SIZE = 2_000;
 
 interface Token {
-  /** FTS5 phrase, already quoted. */
+  /** The term: an FTS5 phrase, already quoted, or what `expressionOf` turns into an expression. */
   phrase: string;
   /** Chunks it matches, counted up to SCORE_BUDGET + 1. */
   docFreq: number;
@@ -87,7 +87,7 @@ function unfinishedPiece(store: IndexStore, terms: QueryTerms): string | undefin
 export function trigramList(store: IndexStore, terms: QueryTerms, depth: number, titleColumnWeight: number): ListRow[] {
   const small = store.size <= SMALL_INDEX_CHUNKS;
   const answered = (phrase: string) => !small && store.countMatches('porter', phrase, depth) >= depth;
-  const byExpression = new Map<string, Substring>();
+  const substrings = new Map<string, Substring>();
   const groups = terms.words
     .filter((word) => !answered(wholeIsPhrase(word) ? quote(word.whole) : word.parts.map(quote).join(' AND ')))
     .map((word) => {
@@ -95,41 +95,44 @@ export function trigramList(store: IndexStore, terms: QueryTerms, depth: number,
       const whole = /^[\p{L}\p{M}\p{N}_]+$/u.test(word.whole) ? [word.whole] : [];
       const parts = word.parts.length > 1 ? word.parts.filter((part) => !answered(quote(part))) : word.parts;
       const texts = [...whole, ...parts].map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
-      return [...new Set(texts)].flatMap((text) => {
-        const substring = substringOf(store, text);
-        if (!substring) return [];
-        byExpression.set(substring.expression, substring);
-        return [substring.expression];
+      return [...new Set(texts)].filter((text) => {
+        const substring = substrings.get(text) ?? substringOf(store, text);
+        if (substring) substrings.set(text, substring);
+        return substring !== undefined;
       });
     })
     .filter((group) => group.length > 0);
-  return rankedList(store, 'trigram', groups, depth, titleColumnWeight, (expressions) =>
-    scoreSubstrings(
-      store,
-      expressions.map((expression) => byExpression.get(expression)!),
-      depth,
-      titleColumnWeight,
-    ),
-  );
+  // Two substrings can stand for the same words (`hmgb1` and `hmgb`): each stays a term of its own.
+  const substringOfText = (text: string) => substrings.get(text)!;
+  return rankedList(store, 'trigram', groups, depth, titleColumnWeight, {
+    expressionOf: (text) => substringOfText(text).expression,
+    scoreAll: (texts) => scoreSubstrings(store, texts.map(substringOfText), depth, titleColumnWeight),
+  });
 }
 
-/**
- * `scoreAll` ranks every chunk that matches any of the phrases: by default FTS5's bm25() over
- * their OR. The sampled fallbacks below always use FTS5's.
- */
+interface ListTerms {
+  /** The FTS5 expression of a term; by default the term is one. */
+  expressionOf?: (phrase: string) => string;
+  /** Ranks every chunk that matches any of these terms; by default FTS5's bm25() over their OR. The sampled fallbacks always use FTS5's. */
+  scoreAll?: (phrases: string[]) => ListRow[];
+}
+
 function rankedList(
   store: IndexStore,
   table: FtsTable,
   phraseGroups: string[][],
   depth: number,
   titleColumnWeight: number,
-  scoreAll = (phrases: string[]) => store.match(table, phrases.join(' OR '), depth, titleColumnWeight),
+  {
+    expressionOf = (phrase) => phrase,
+    scoreAll = (phrases) => store.match(table, phrases.map(expressionOf).join(' OR '), depth, titleColumnWeight),
+  }: ListTerms = {},
 ): ListRow[] {
   const phrases = [...new Set(phraseGroups.flat())];
   if (phrases.length === 0) return [];
-  const anyOf = (list: Array<{ phrase: string }>) => list.map((token) => token.phrase).join(' OR ');
+  const anyOf = (list: Array<{ phrase: string }>) => list.map((token) => expressionOf(token.phrase)).join(' OR ');
   if (store.size <= SMALL_INDEX_CHUNKS) return scoreAll(phrases);
-  const docFreq = new Map(phrases.map((phrase) => [phrase, store.countMatches(table, phrase, SCORE_BUDGET + 1)]));
+  const docFreq = new Map(phrases.map((phrase) => [phrase, store.countMatches(table, expressionOf(phrase), SCORE_BUDGET + 1)]));
   const groups = phraseGroups.map((group) => group.map((phrase): Token => ({ phrase, docFreq: docFreq.get(phrase)! })));
   const tokens = [...docFreq].map(([phrase, count]): Token => ({ phrase, docFreq: count })).filter((token) => token.docFreq > 0);
   if (tokens.length === 0) return [];
@@ -158,7 +161,7 @@ function rankedList(
   if (found.size < depth) {
     // Every word is common: sample what the most specific phrase of each word matches together.
     const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
-    take(store.matchSample(table, rarest.map((token) => token.phrase).join(' AND '), depth, titleColumnWeight, SAMPLE_SIZE));
+    take(store.matchSample(table, rarest.map((token) => expressionOf(token.phrase)).join(' AND '), depth, titleColumnWeight, SAMPLE_SIZE));
   }
   if (found.size < depth) take(store.matchSample(table, anyOf(tokens), depth, titleColumnWeight, SAMPLE_SIZE));
   return [...found.values()];
