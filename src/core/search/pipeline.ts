@@ -246,7 +246,7 @@ function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms
       [...piece].length <= MAX_CORRECTABLE_CHARS &&
       !/^\p{N}+$/u.test(piece) &&
       !store.hasWord(piece) &&
-      !(piece === last && store.wordsContaining(piece, 1).length > 0),
+      !(piece === last && store.holdsSubstring(piece)),
   );
   if (unknown.length === 0) return undefined;
   const vocabulary = context.vocabulary();

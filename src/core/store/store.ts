@@ -145,6 +145,7 @@ export class IndexStore {
       insertChunkWords: db.prepare('INSERT INTO fts_chunk_words (rowid, title, words) VALUES (?, ?, ?)'),
       forgetUnusedWords: db.prepare('DELETE FROM seen_words WHERE word NOT IN (SELECT term FROM chunk_words_vocab)'),
       addSeenWords: db.prepare('INSERT OR IGNORE INTO seen_words (word) SELECT value FROM json_each(?)'),
+      holdsSubstring: db.prepare('SELECT 1 FROM word_trigrams WHERE word_trigrams MATCH ? LIMIT 1').pluck(),
       wordInstances: db.prepare('SELECT term, doc, col FROM chunk_word_instances WHERE term IN (SELECT value FROM json_each(?))').raw(),
       trigramCounts: db.prepare('SELECT id, trigram_count FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw(),
       wordsContaining: db
@@ -350,6 +351,11 @@ export class IndexStore {
    */
   wordsContaining(substring: string, limit: number): string[] {
     return this.statements.wordsContaining.all(`"${substring.replaceAll('"', '""')}"`, limit) as string[];
+  }
+
+  /** Whether any word of the index holds `substring` (three characters or more); stops at the first. */
+  holdsSubstring(substring: string): boolean {
+    return this.statements.holdsSubstring.get(`"${substring.replaceAll('"', '""')}"`) !== undefined;
   }
 
   /** Each place one of these words is held: the word, the chunk, and the column (`title` or `words`). */
