@@ -1,5 +1,6 @@
 // The only module that speaks SQL. It keeps the file catalog, each file's chunks, the FTS5
-// indexes and the words they hold in step, and answers the small set of questions the search pipeline asks.
+// indexes and the index's word list in step, and answers the small set of questions the search
+// pipeline asks.
 
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
@@ -57,10 +58,11 @@ export interface VocabularySnapshot {
 const MATCH_COUNTS_KEPT = 2_000;
 
 /**
- * Words no chunk holds any more stay in `seen_words`, matching nothing, until deleted chunks reach
- * this share of the index: finding them reads every word's postings, seconds on a big tree.
+ * Words no chunk holds any more stay in `seen_words`, matching nothing, until the chunks deleted
+ * since they were last forgotten reach this share of the index: finding them reads every word's
+ * postings, seconds on a big tree.
  */
-const UNUSED_WORDS_SHARE = 10;
+const FORGET_UNUSED_WORDS_AT = 0.1;
 
 /** Chunk rows written per INSERT statement (see `replaceFiles`), and the parameters of one. */
 const CHUNK_ROWS_PER_INSERT = 64;
@@ -498,13 +500,13 @@ export class IndexStore {
   }
 
   /**
-   * Forgets the words no chunk holds any more, when enough were deleted (see UNUSED_WORDS_SHARE),
+   * Forgets the words no chunk holds any more, when enough were deleted (FORGET_UNUSED_WORDS_AT),
    * and gives the file's free pages back to the disk. FTS5 merges its segments as it goes and
    * leaves the pages of the merged ones free; after a bulk load that is about a tenth of the file,
    * which the next writes would only slowly reuse. (A no-op on a database created before auto_vacuum.)
    */
   releaseUnusedSpace(): void {
-    if (this.chunksDeleted > 0 && this.chunksDeleted * UNUSED_WORDS_SHARE >= this.chunkCount) {
+    if (this.chunksDeleted > 0 && this.chunksDeleted >= this.chunkCount * FORGET_UNUSED_WORDS_AT) {
       this.statements.forgetUnusedWords.run();
       this.chunksDeleted = 0;
     }
