@@ -144,7 +144,7 @@ test('an index file holds no unused pages after a full index or after many files
   for (let f = 0; f < 300; f++) {
     fs.writeFileSync(
       path.join(root, `file${f}.md`),
-      `# File ${f}\n\n${Array.from({ length: 60 }, (_, i) => `word${f}x${i} common text line ${i}`).join('\n')}\n`,
+      `# File ${f}\n\n${Array.from({ length: 240 }, (_, i) => `word${f}x${i} common text line ${i}`).join('\n')}\n`,
     );
   }
   const engine = await Engine.open({ root, dbFile: path.join(tempDir(), 'index.db') });
