@@ -44,7 +44,7 @@ current folder and its parents. locate reads the text from --file, or from stdin
 given and stdin is not a terminal. While another process keeps the index up to date (a VS Code window,
 an MCP server), index exits with status 3 and says which; --wait waits for it to let go. --threads
 sets how many threads read and chunk files beside the one that writes the index (0: that one does
-it all; default: one fewer than the CPUs, at most 2).
+it all; default: 1 when there is a second CPU).
 
 EMBEDDING turns on the semantic lane, a third list of the chunks nearest the query's meaning:
   --embed ollama|openai|static|onnx --embed-model NAME|DIR [--embed-endpoint URL] [--embed-dimensions N] [--embed-batch N]

@@ -339,7 +339,7 @@ export class IndexStore {
    */
   hasWord(word: string): boolean {
     try {
-      return this.statements.hasWord.get(`"${word.replaceAll('"', '""')}"`) !== undefined;
+      return this.statements.hasWord.get(phrase(word)) !== undefined;
     } catch {
       // The tokenizer split the word in two (a letter under an overlay mark), and a phrase is
       // more than a detail=none table answers. Such a word is no typo a correction could fix.
@@ -352,12 +352,12 @@ export class IndexStore {
    * first: the word itself, then the words built on it (`alloc`, `kmalloc`, `alloc_pages`).
    */
   wordsContaining(substring: string, limit: number): string[] {
-    return this.statements.wordsContaining.all(`"${substring.replaceAll('"', '""')}"`, limit) as string[];
+    return this.statements.wordsContaining.all(phrase(substring), limit) as string[];
   }
 
   /** Whether any word of the index holds `substring` (three characters or more); stops at the first. */
   holdsSubstring(substring: string): boolean {
-    return this.statements.holdsSubstring.get(`"${substring.replaceAll('"', '""')}"`) !== undefined;
+    return this.statements.holdsSubstring.get(phrase(substring)) !== undefined;
   }
 
   /** Each place one of these words is held: the word, the chunk, and the column (`title` or `words`). */
@@ -548,4 +548,9 @@ export class IndexStore {
     }
     return statement;
   }
+}
+
+/** `text` as one FTS5 phrase, whatever it holds. */
+function phrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
 }
