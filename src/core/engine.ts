@@ -304,6 +304,20 @@ export class Engine {
     return true;
   }
 
+  /**
+   * One step of merging the index's FTS5 segments, once a sync found enough of the index rewritten
+   * to begin a pass (IndexStore.tidyAfterSync): a host takes the steps while idle, the CLI all at
+   * once. Returns whether more remain.
+   */
+  mergeSegments(): boolean {
+    return this.store.mergeSegments();
+  }
+
+  /** Whether a merge pass has steps left. */
+  get merging(): boolean {
+    return this.store.merging;
+  }
+
   chunk(id: number): StoredChunk | undefined {
     return this.store.chunk(id);
   }

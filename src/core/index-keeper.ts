@@ -130,8 +130,10 @@ const EMBED_RETRY_MAX_MS = 15 * 60_000;
 export const MASS_CHANGE_FILES = 200;
 /** While a first index runs, hosts hear that the index grew at most this often, to show more results. */
 const FIRST_INDEX_CHANGED_MS = 2_000;
-/** How long the vocabulary's preparation waits for searches in flight to finish, per look. */
+/** How long the idle work (`workWhenIdle`) waits for searches in flight to finish, per look. */
 const IDLE_POLL_MS = 50;
+/** The longest the idle work merges segments before it lets searches and saves in. */
+const MERGE_SLICE_MS = 40;
 
 export class IndexKeeper {
   private engine: Engine;
@@ -155,6 +157,8 @@ export class IndexKeeper {
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** When the merge pass in progress began taking idle time, for the log. */
+  private mergingSince: number | undefined;
   private closed = false;
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
@@ -169,7 +173,7 @@ export class IndexKeeper {
     this.heartbeat.unref();
     // The first query with an unknown word would otherwise read the vocabulary (its snapshot: a
     // quarter of a second on the Linux tree); a host that stays open reads it before anyone types.
-    this.prepareVocabularyWhenIdle();
+    this.workWhenIdle();
   }
 
   /** Opens the index and claims the lease if it is free; `role` says which it got. */
@@ -432,6 +436,19 @@ export class IndexKeeper {
     return this.engine.prepareVocabulary();
   }
 
+  /** Whether segments a big sync left are still being merged while idle (see `workWhenIdle`). */
+  get merging(): boolean {
+    return this.engine.merging;
+  }
+
+  /**
+   * Merges now, in one go, what the last sync left to merge: for the CLI, whose `index` command
+   * ends with the index as a long-running host leaves it.
+   */
+  mergeSegmentsNow(): void {
+    while (this.engine.mergeSegments());
+  }
+
   /** Deletes the database and indexes the folder from scratch. Only the owner may: the holder would go on writing to a file no one reads. */
   async rebuild(): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}; rebuild it there.`);
@@ -547,7 +564,7 @@ export class IndexKeeper {
       if (this.syncRun === run) this.syncRun = undefined;
       if (this.closed) return;
       this.emit({ type: 'changed' });
-      this.prepareVocabularyWhenIdle();
+      this.workWhenIdle();
       this.embedInBackground();
     });
     return run;
@@ -622,22 +639,36 @@ export class IndexKeeper {
   }
 
   /**
-   * At open and after a sync, builds the fuzzy vocabulary while no search runs: the first query
-   * with an unknown word (a typo, or a word just saved) would otherwise pay for it — 190 ms of a
-   * 220 ms save → searchable on npm's tree, seconds on the Linux tree.
+   * At open and after a sync, does while no search runs what would otherwise slow the next ones:
+   * builds the fuzzy vocabulary, which the first query with an unknown word (a typo, or a word just
+   * saved) would pay for — 190 ms of a 220 ms save → searchable on npm's tree, seconds on the Linux
+   * tree; then, as owner, merges the segments a big sync left (Engine.mergeSegments), in steps of
+   * at most MERGE_SLICE_MS so that a search or a save waits for little.
    */
-  private prepareVocabularyWhenIdle(): void {
+  private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (this.closed || this.syncRun) return;
-      if (this.searchesInFlight > 0) return this.prepareVocabularyWhenIdle();
+      if (this.searchesInFlight > 0) return this.workWhenIdle();
       const started = performance.now();
       try {
         if (this.engine.prepareVocabulary()) this.emit({ type: 'log', message: `fuzzy vocabulary ready in ${(performance.now() - started).toFixed(0)} ms` });
+        if (this.currentRole !== 'owner') return;
+        let more = true;
+        while (more && performance.now() - started < MERGE_SLICE_MS) more = this.engine.mergeSegments();
+        if (more) {
+          this.mergingSince ??= started;
+          return this.workWhenIdle(0);
+        }
+        if (this.mergingSince !== undefined) {
+          this.emit({ type: 'log', message: `index segments merged in ${((performance.now() - this.mergingSince) / 1000).toFixed(1)} s` });
+          this.mergingSince = undefined;
+        }
       } catch (error) {
-        this.emit({ type: 'log', message: `could not prepare the fuzzy vocabulary: ${errorMessage(error)}` });
+        // Another process writing (busy) ends this turn; the pass goes on after the next sync.
+        this.emit({ type: 'log', message: `could not finish the idle work on the index: ${errorMessage(error)}` });
       }
-    }, IDLE_POLL_MS);
+    }, delayMs);
     this.idleTimer.unref();
   }
 

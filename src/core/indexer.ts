@@ -281,7 +281,7 @@ export class Indexer {
       );
       if (ok) summary.removed = removed;
       summary.complete = ok;
-      if (ok && summary.added + summary.updated + summary.removed > 0) write(() => this.store.releaseUnusedSpace());
+      if (ok && summary.added + summary.updated + summary.removed > 0) write(() => this.store.tidyAfterSync());
     }
     const stats = this.store.stats();
     summary.files = stats.files;

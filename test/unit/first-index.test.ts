@@ -7,11 +7,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { recentFirst } from '../../src/core/crawl/recent.ts';
 import { partialNote } from '../../src/core/describe.ts';
 import { IndexKeeper, MASS_CHANGE_FILES } from '../../src/core/index-keeper.ts';
 import type { FileStat } from '../../src/core/types.ts';
 import { tempDir } from './helpers/store.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 const keepers: IndexKeeper[] = [];
 after(async () => {
@@ -187,6 +191,50 @@ function listFiles(root: string): FileStat[] {
   }
   return out;
 }
+
+/** Segments in the Porter table of the index at `dbFile`, read beside whoever writes it. */
+function porterSegments(dbFile: string): number {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    return db.prepare('SELECT count(DISTINCT segid) FROM fts_porter_idx').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+// More files than one write batch holds: each batch leaves a segment in every FTS5 table.
+const MULTI_BATCH_FILES = 900;
+
+test('after a first index the owner merges the segments it left while idle, answering searches meanwhile; a sync that rewrites a few files begins no merge', async () => {
+  const root = folderOf(MULTI_BATCH_FILES);
+  const dbFile = path.join(tempDir(), 'index.db');
+  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test' });
+  keepers.push(keeper);
+  await keeper.sync();
+  assert.equal(keeper.merging, true, 'the first index begins a merge pass');
+  assert.ok(porterSegments(dbFile) > 1, `the first index left ${porterSegments(dbFile)} segments`);
+  const found = (await keeper.search('token7q common')).results.map((result) => result.path);
+  assert.ok(found.length > 0);
+  const until = Date.now() + 30_000;
+  while (keeper.merging && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(keeper.merging, false, 'the pass ends while idle');
+  assert.equal(porterSegments(dbFile), 1);
+  assert.deepEqual(
+    (await keeper.search('token7q common')).results.map((result) => result.path),
+    found,
+    'a merged index answers as before',
+  );
+  fs.writeFileSync(path.join(root, 'd00/0001.txt'), 'token1q rewritten\n');
+  await keeper.sync();
+  assert.equal(keeper.merging, false);
+});
+
+test('fused-search index ends with the segments merged', () => {
+  const root = folderOf(MULTI_BATCH_FILES);
+  const dbFile = path.join(tempDir(), 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', dbFile, '--json'], { encoding: 'utf8' });
+  assert.equal(porterSegments(dbFile), 1);
+});
 
 test('a keeper that stays open reads the fuzzy vocabulary in the background, so the first typo does not pay for it', async () => {
   const root = folderOf(50);

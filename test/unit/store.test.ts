@@ -10,6 +10,8 @@ import { storeWith, tempDir } from './helpers/store.ts';
 
 function integrityOk(store: IndexStore): void {
   assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+  const ids = (table: string) => store.db.prepare(`SELECT id FROM ${table} ORDER BY id`).pluck().all();
+  assert.deepEqual(ids('chunk_lengths'), ids('chunks'), 'every chunk has its length, and no other does');
   for (const table of ['fts_porter', 'fts_chunk_words', 'word_trigrams', 'fts_words']) {
     store.db.prepare(`INSERT INTO ${table} (${table}) VALUES ('integrity-check')`).run();
   }
@@ -161,6 +163,51 @@ test('an index file holds no unused pages after a full index or after many files
   engine.close();
 });
 
+test('a merge pass leaves every FTS5 table in one segment and the file without free pages, answers as before, and keeps a save made during it', () => {
+  // One file per transaction: each writes a segment to every table, as saves do.
+  const text = (f: number) => `function handler${f}() { return allocPage(${f}) + spinLock${f % 7} + faultCount; }`;
+  const files = Object.fromEntries(Array.from({ length: 60 }, (_, f) => [`f${f}.ts`, [{ text: text(f) }]]));
+  const store = storeWith(files);
+  const tables = ['fts_porter', 'fts_chunk_words', 'word_trigrams', 'fts_words'];
+  const segments = () => tables.map((table) => store.db.prepare(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number);
+  const answers = () => ({
+    porter: store.match('porter', '"alloc" OR "fault" OR "spinlock3"', 100, 2),
+    words: store.wordsContaining('lock', 100),
+    frequencies: store.wordFrequencies(new Map(store.wordsContaining('alloc', 100).map((word) => [word, 1])), 2).sort((a, b) => a[0] - b[0]),
+    vocabulary: store.vocabulary(),
+  });
+  assert.ok(
+    segments().every((count) => count > 1),
+    `the writes left several segments per table (${segments().join(', ')})`,
+  );
+  const before = answers();
+  assert.equal(store.merging, false, 'nothing to merge before a pass begins');
+  store.beginMerge();
+  assert.equal(store.merging, true);
+  let steps = 0;
+  while (store.mergeSegments()) {
+    if (steps++ === 0)
+      store.replaceFile({ path: 'saved.ts', size: 1, mtimeMs: 1, hash: 'saved', language: 'typescript' }, [
+        { title: 'saved', kind: 'code', startLine: 1, endLine: 1, text: 'const quokkaBell = allocPage(0);' },
+      ]);
+    assert.ok(steps < 1_000, 'the pass ends');
+  }
+  assert.equal(store.merging, false);
+  assert.equal(store.db.pragma('freelist_count', { simple: true }), 0, 'the pages the merge freed went back to the disk');
+  assert.ok(
+    segments().every((count) => count <= 2),
+    `one segment per table, and the save's at most (${segments().join(', ')})`,
+  );
+  store.removeFile('saved.ts');
+  assert.deepEqual(answers(), before, 'every list answers as it did');
+  store.beginMerge();
+  while (store.mergeSegments());
+  assert.deepEqual(segments(), [1, 1, 1, 1]);
+  assert.deepEqual(answers(), before);
+  integrityOk(store);
+  store.close();
+});
+
 test('a substring finds exactly the chunks whose words hold it, after files are replaced and removed, and words no chunk holds are forgotten', () => {
   // Words built from a few stems, so substrings are shared by many words and many chunks.
   const stems = ['alloc', 'page', 'fault', 'lock', 'irq'];
@@ -201,7 +248,7 @@ test('a substring finds exactly the chunks whose words hold it, after files are 
     store.removeFile(path);
     files.delete(path);
   }
-  store.releaseUnusedSpace();
+  store.tidyAfterSync();
   const held = new Set([...files.values()].flatMap((text) => text.split(' ')).concat([...files.keys()].map((p) => p.slice(0, -3))));
   const remembered = store.db.prepare('SELECT word FROM seen_words').pluck().all() as string[];
   assert.deepEqual(

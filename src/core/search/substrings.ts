@@ -44,14 +44,14 @@ export function scoreSubstrings(store: IndexStore, substrings: readonly Substrin
   const chunks = Math.max(1, store.size);
   const frequencies = new Map<number, Float64Array>();
   const inverseFrequencies = substrings.map((substring, i) => {
-    const holding = new Set<number>();
-    for (const [word, id, column] of store.wordInstances(substring.words)) {
+    const weights = new Map(substring.words.map((word) => [word, occurrences(substring.text, word)]));
+    const holding = store.wordFrequencies(weights, titleColumnWeight);
+    for (const [id, f] of holding) {
       let frequency = frequencies.get(id);
       if (!frequency) frequencies.set(id, (frequency = new Float64Array(substrings.length)));
-      frequency[i]! += occurrences(substring.text, word) * (column === 'title' ? titleColumnWeight : 1);
-      holding.add(id);
+      frequency[i] = f;
     }
-    const idf = Math.log((chunks - holding.size + 0.5) / (holding.size + 0.5));
+    const idf = Math.log((chunks - holding.length + 0.5) / (holding.length + 0.5));
     return idf > 0 ? idf : 1e-6;
   });
   const lengths = store.trigramCounts([...frequencies.keys()]);

@@ -12,7 +12,7 @@ export type Db = Database.Database;
  * Bump when the schema changes. There are no migrations yet: an index is cheap to rebuild and
  * always derivable from the files, so any other version is moved aside and rebuilt.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const PAGE_BYTES = 16_384;
 
@@ -23,9 +23,11 @@ const PAGE_BYTES = 16_384;
 // over every chunk: `word_trigrams` indexes the trigrams of each distinct word of the index once
 // (`seen_words`), which turns a substring into the words that hold it, and `fts_chunk_words` lists
 // each chunk's title and distinct words as whole words, which turns those words into chunks; its
-// `chunk_word_instances` view and `chunks.trigram_count` let the search score a substring as the
+// `chunk_word_instances` view and `chunk_lengths` let the search score a substring as the
 // trigram index did (search/substrings.ts). That index was 47% of the Linux tree's index (1.7× its
-// text): it stored every word's trigrams again in every chunk that used the word.
+// text): it stored every word's trigrams again in every chunk that used the word. The lengths are
+// a narrow table of their own because a query reads them for thousands of chunks, and a `chunks`
+// row fills a quarter of a page.
 // `words` is a contentless word-level table whose fts5vocab view is the vocabulary the fuzzy
 // retry corrects against.
 // Each FTS5 table over chunks buffers 8 MB of new postings instead of 1 MB before writing a
@@ -60,9 +62,9 @@ CREATE TABLE chunks (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   text TEXT NOT NULL,
-  humps TEXT NOT NULL,
-  trigram_count INTEGER NOT NULL
+  humps TEXT NOT NULL
 );
+CREATE TABLE chunk_lengths (id INTEGER PRIMARY KEY, trigrams INTEGER NOT NULL);
 CREATE INDEX chunks_by_file ON chunks (file_id, ord);
 CREATE VIRTUAL TABLE fts_porter USING fts5 (
   title, text, humps, content = 'chunks', content_rowid = 'id',
@@ -90,6 +92,7 @@ CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
 END;
 CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
   INSERT INTO fts_porter (fts_porter, rowid, title, text, humps) VALUES ('delete', old.id, old.title, old.text, old.humps);
+  DELETE FROM chunk_lengths WHERE id = old.id;
 END;
 CREATE TRIGGER seen_words_after_insert AFTER INSERT ON seen_words BEGIN
   INSERT INTO word_trigrams (rowid, word) VALUES (new.id, new.word);
@@ -134,7 +137,7 @@ function openChecked(file: string, readonly: boolean): Db {
     db.pragma('busy_timeout = 5000');
     if (!readonly) {
       // Only possible on a brand-new file, before WAL mode writes its header. Incremental vacuum
-      // lets IndexStore.releaseUnusedSpace() shrink the file after a bulk load. 16 KB pages hold a
+      // lets IndexStore.tidyAfterSync() shrink the file after a bulk load. 16 KB pages hold a
       // chunk of up to 16 KB whole: with 4 KB pages every chunk near the 4 KB cap spilled into an
       // overflow page it mostly left empty (on the kernel's fs/: 115.3 MB, 107.5 MB with 16 KB).
       if (db.pragma('page_count', { simple: true }) === 0) {

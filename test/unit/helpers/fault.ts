@@ -62,8 +62,8 @@ export interface DatabaseCheck {
 /**
  * What must hold after any fault: SQLite's own integrity check, FTS5's integrity-check on each
  * full-text table (the external-content Porter table against its content, rank 1; the
- * contentless tables check their index alone), and no file with half its chunks — `chunk_count`
- * matches the rows and the ords run 0..n-1 without gaps.
+ * contentless tables check their index alone), no file with half its chunks — `chunk_count`
+ * matches the rows and the ords run 0..n-1 without gaps — and a length for every chunk and no other.
  */
 export function checkDatabase(dbFile: string): DatabaseCheck {
   const db = new Database(dbFile, { fileMustExist: true });
@@ -95,6 +95,9 @@ export function checkDatabase(dbFile: string): DatabaseCheck {
     for (const row of half.slice(0, 5)) problems.push(`half-written file: ${JSON.stringify(row)}`);
     const orphans = db.prepare('SELECT count(*) FROM chunks WHERE file_id NOT IN (SELECT id FROM files)').pluck().get() as number;
     if (orphans > 0) problems.push(`${orphans} chunks belong to no file`);
+    const unmeasured = db.prepare('SELECT count(*) FROM chunks WHERE id NOT IN (SELECT id FROM chunk_lengths)').pluck().get() as number;
+    const strayLengths = db.prepare('SELECT count(*) FROM chunk_lengths WHERE id NOT IN (SELECT id FROM chunks)').pluck().get() as number;
+    if (unmeasured + strayLengths > 0) problems.push(`${unmeasured} chunks have no length, ${strayLengths} lengths no chunk`);
     const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
     const chunks = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
     return { problems, files, chunks };
