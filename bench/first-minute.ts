@@ -6,7 +6,9 @@
 // 1. First index. A fresh index starts with one file "open in the editor" (`--open`, near the end
 //    of the crawl order) as the extension passes it. Measured: seconds from opening the folder to
 //    the first search whose results hold that file; search latency while the first index runs
-//    (every answer labelled partial); seconds and peak memory of the whole first index.
+//    (every answer labelled partial); seconds and peak memory of the whole first index. Then the
+//    merge of the segments it left, which the keeper does while idle: its seconds, the latency of
+//    searches meanwhile (a query, then a pause), and the index's size after it.
 // 2. Mass change. `--changed` files get a line appended (what a checkout between releases does
 //    to them, in size), reported to the keeper in watcher-sized batches (500 paths every 250 ms).
 //    Measured: seconds until every changed file is searchable by its new line, and the latency of
@@ -87,6 +89,13 @@ async function main(): Promise<void> {
   console.log(`first index: ${summary.files} files in ${firstIndexS.toFixed(1)} s, peak RSS ${indexPeakMb} MB`);
   console.log(`searches during it: ${during.length}, p50 ${pct(during, 50).toFixed(1)} ms, p95 ${pct(during, 95).toFixed(1)} ms; unlabelled: ${unlabelled}`);
 
+  const merge = await idleMerge(keeper);
+  const sizeRatio = keeper.stats().diskBytes / summary.bytes;
+  console.log(
+    `segments merged while idle in ${merge.seconds.toFixed(1)} s; searches meanwhile: ${merge.latencies.length}, ` +
+      `p50 ${pct(merge.latencies, 50).toFixed(1)} ms, p95 ${pct(merge.latencies, 95).toFixed(1)} ms; index ${sizeRatio.toFixed(2)}× the text`,
+  );
+
   const report = {
     date: new Date().toISOString().slice(0, 10),
     files: summary.files,
@@ -95,9 +104,25 @@ async function main(): Promise<void> {
     firstIndexSeconds: firstIndexS,
     firstIndexPeakRssMb: indexPeakMb,
     searchesDuringFirstIndex: { count: during.length, p50: pct(during, 50), p95: pct(during, 95), unlabelled },
+    mergeSeconds: merge.seconds,
+    searchesDuringMerge: { count: merge.latencies.length, p50: pct(merge.latencies, 50), p95: pct(merge.latencies, 95) },
+    sizeAfterMerge: sizeRatio,
     massChange: await massChange(keeper, dbFile),
   };
   fs.writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** 1b. The merge of the segments the first index left, which the keeper runs while idle, with a person searching meanwhile. */
+async function idleMerge(keeper: IndexKeeper): Promise<{ seconds: number; latencies: number[] }> {
+  const started = performance.now();
+  const latencies: number[] = [];
+  for (let i = 0; keeper.merging; i++) {
+    const t = performance.now();
+    await keeper.search(QUERIES[i % QUERIES.length]!);
+    latencies.push(performance.now() - t);
+    await sleep(SEARCH_PAUSE_MS);
+  }
+  return { seconds: (performance.now() - started) / 1000, latencies };
 }
 
 /** 2. A mass change, reported as a watcher would, with searches throughout; then undone the same way. */
