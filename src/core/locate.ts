@@ -41,7 +41,8 @@
 
 import type { IndexKeeper } from './index-keeper.ts';
 import { inverseDocumentFrequency } from './search/lists.ts';
-import { isStopword, quote } from './search/terms.ts';
+import { isStopword } from './search/terms.ts';
+import { quote } from './store/store.ts';
 import type { StoredChunk } from './store/store.ts';
 import { extractClues, type Extracted, type Frame, type SymbolMention } from './clues.ts';
 

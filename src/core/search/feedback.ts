@@ -6,9 +6,9 @@
 // move up. The query's own words stay in charge: the feedback list only reorders chunks the
 // query's lists found, never adds one that holds none of the query's words.
 
-import type { IndexStore } from '../store/store.ts';
+import { quote, type IndexStore } from '../store/store.ts';
 import { inverseDocumentFrequency, SCORE_BUDGET } from './lists.ts';
-import { isStopword, quote, stem, type QueryTerms } from './terms.ts';
+import { isStopword, stem, type QueryTerms } from './terms.ts';
 
 /**
  * Feedback needs a query that describes something. One or two words are a lookup (`kmalloc`,

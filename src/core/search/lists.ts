@@ -6,9 +6,9 @@
 // narrows the work: the conjunction of all words first, then the disjunction of the rarest
 // phrases, then a sample of the most selective conjunction, and only then a sample of everything.
 
-import type { FtsTable, IndexStore, ListRow } from '../store/store.ts';
+import { quote, type FtsTable, type IndexStore, type ListRow } from '../store/store.ts';
 import { scoreSubstrings, substringOf, type Substring } from './substrings.ts';
-import { quote, type QueryTerms, type QueryWord } from './terms.ts';
+import type { QueryTerms, QueryWord } from './terms.ts';
 
 /** An index of at most this many chunks is always scored whole: its posting lists are short. */
 const SMALL_INDEX_CHUNKS = 20_000;

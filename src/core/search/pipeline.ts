@@ -3,7 +3,7 @@
 // of every stage that touched it.
 
 import { resolveSearchOptions, type SearchOptions, type SearchOptionsInput } from '../options.ts';
-import type { IndexStore, ListRow, StoredChunk } from '../store/store.ts';
+import { quote, type IndexStore, type ListRow, type StoredChunk } from '../store/store.ts';
 import type { SemanticList } from '../semantic/lane.ts';
 import type { NearestChunk } from '../store/vectors.ts';
 import type { Explanation, LexicalList, ListName, SearchResponse, SearchResult, Stage } from '../types.ts';
@@ -15,7 +15,7 @@ import { feedbackList, inverseDocumentFrequency, porterList, trigramList } from 
 import { prepare, findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 import { rerank } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
-import { parseQuery, quote, type QueryTerms } from './terms.ts';
+import { parseQuery, type QueryTerms } from './terms.ts';
 
 export interface SearchContext {
   store: IndexStore;

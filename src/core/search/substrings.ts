@@ -7,8 +7,7 @@
 // each word with its own IDF, so a rare word that merely holds the substring would outrank the
 // word itself; the index no longer stores the trigrams of every chunk, so the score is made here.
 
-import type { IndexStore, ListRow } from '../store/store.ts';
-import { quote } from './terms.ts';
+import { quote, type IndexStore, type ListRow } from '../store/store.ts';
 
 /** FTS5's bm25() constants. */
 const K1 = 1.2;

@@ -154,8 +154,3 @@ export function stem(piece: string): string {
   }
   return stemmed;
 }
-
-/** FTS5 string literal: the tokenizer sees the characters, the query parser sees one phrase. */
-export function quote(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
-}

@@ -368,7 +368,7 @@ export class IndexStore {
    */
   hasWord(word: string): boolean {
     try {
-      return this.statements.hasWord.get(phrase(word)) !== undefined;
+      return this.statements.hasWord.get(quote(word)) !== undefined;
     } catch {
       // The tokenizer split the word in two (a letter under an overlay mark), and a phrase is
       // more than a detail=none table answers. Such a word is no typo a correction could fix.
@@ -381,12 +381,12 @@ export class IndexStore {
    * first: the word itself, then the words built on it (`alloc`, `kmalloc`, `alloc_pages`).
    */
   wordsContaining(substring: string, limit: number): string[] {
-    return this.statements.wordsContaining.all(phrase(substring), limit) as string[];
+    return this.statements.wordsContaining.all(quote(substring), limit) as string[];
   }
 
   /** Whether any word of the index holds `substring` (three characters or more); stops at the first. */
   holdsSubstring(substring: string): boolean {
-    return this.statements.holdsSubstring.get(phrase(substring)) !== undefined;
+    return this.statements.holdsSubstring.get(quote(substring)) !== undefined;
   }
 
   /**
@@ -642,7 +642,7 @@ export class IndexStore {
   }
 }
 
-/** `text` as one FTS5 phrase, whatever it holds. */
-function phrase(text: string): string {
+/** FTS5 string literal: the tokenizer sees the characters, the query parser sees one phrase. */
+export function quote(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
