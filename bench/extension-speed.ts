@@ -1,6 +1,7 @@
-// What the extension host feels, measured through the same worker and protocol the extension uses
-// (dist/worker.cjs): event-loop delay on the host thread while the worker indexes a large tree,
-// save → searchable latency, and per-keystroke query latency (p50/p95) as a user types a query.
+// What the extension host feels, measured through the same client, worker process and protocol the
+// extension uses (src/worker/client.ts starting dist/worker.cjs): event-loop delay on the host thread
+// while the worker indexes a large tree, the peak memory of the worker and of the host, save →
+// searchable latency, and per-keystroke query latency (p50/p95) as a user types a query.
 //   node bench/extension-speed.ts [folder]     (default /usr/lib/node_modules/npm)
 //
 // Event-loop delay is timer lateness, so it also counts the time the OS did not schedule the thread
@@ -8,34 +9,37 @@
 // machine's floor, and the host's own work directly (time inside the message handler, and event-loop
 // utilisation). Activation time comes from the extension's log of the last VS Code test run
 // (test-results/*/extension.log, written by scripts/vscode-host/run-tests.ts).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
-import type { FromWorker, Request } from '../src/protocol/worker.ts';
+import type { Request } from '../src/protocol/worker.ts';
+import { EngineClient, type Result } from '../src/worker/client.ts';
 
 const root = path.resolve(process.argv[2] ?? '/usr/lib/node_modules/npm');
 const scratch = mkdtempSync(path.join(tmpdir(), 'fused-bench-'));
-const worker = new Worker(path.join(import.meta.dirname, '..', 'dist', 'worker.cjs'));
-let nextId = 0;
-const pending = new Map<number, (m: FromWorker) => void>();
-// The host's own work per message, as the extension host would do it: parse, dispatch, re-render.
+const client = new EngineClient(path.join(import.meta.dirname, '..', 'dist', 'worker.cjs'), console);
+// The host's own work per event, as the extension host would do it: dispatch and re-render.
 let messages = 0;
 let longestHandlerMs = 0;
-worker.on('message', (m: FromWorker) => {
+client.onEvent((event) => {
   const t = performance.now();
   messages++;
-  if (m.type === 'response') pending.get(m.id)?.(m);
-  else JSON.stringify(m); // stands in for the status bar text and the panel's state message
+  JSON.stringify(event); // stands in for the status bar text and the panel's state message
   longestHandlerMs = Math.max(longestHandlerMs, performance.now() - t);
 });
-const req = (body: Omit<Request, 'id'>) =>
-  new Promise<FromWorker & { type: 'response' }>((ok) => {
-    const id = ++nextId;
-    pending.set(id, ok as (m: FromWorker) => void);
-    worker.postMessage({ ...body, id });
-  });
+const req = (body: Omit<Request, 'id'>): Promise<Result<unknown>> => client.request(body);
+/** The CPU time a process's threads have had so far (Linux's per-thread schedstat, in ns), in ms. */
+const cpuMs = (pid: number | undefined) => {
+  const tasks = pid === undefined ? [] : readdirSync(`/proc/${pid}/task`);
+  return tasks.reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
+};
+/** A process's peak resident memory so far (Linux), in MB. */
+const peakMb = (pid: number | undefined) => {
+  const status = pid === undefined || !existsSync(`/proc/${pid}/status`) ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? `${(Number(kb) / 1024).toFixed(0)} MB` : 'unknown';
+};
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const folder = {
@@ -66,8 +70,9 @@ console.log(
   `host event-loop delay while indexing: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms; idle floor on this machine (5 s, no work): max ${ms(idle.max)} ms, p99 ${ms(idle.percentile(99))} ms`,
 );
 console.log(
-  `host work while indexing: ${messages} messages (${(messages / seconds).toFixed(1)}/s), longest handler ${longestHandlerMs.toFixed(2)} ms, event-loop utilisation ${(100 * busy.utilization).toFixed(2)}%`,
+  `host work while indexing: ${messages} events (${(messages / seconds).toFixed(1)}/s), longest handler ${longestHandlerMs.toFixed(2)} ms, event-loop utilisation ${(100 * busy.utilization).toFixed(2)}%`,
 );
+console.log(`peak memory by the end of the first index: the engine worker process ${peakMb(client.workerPid)}, the host process ${peakMb(process.pid)}`);
 
 // Save → searchable: append a unique word to a file, ask for an update, then search. The first save
 // after the index is built is reported apart: it pays for warming what later saves reuse.
@@ -78,15 +83,14 @@ async function saves(target: string): Promise<void> {
     for (let i = 0; i < 10; i++) {
       const word = `zqxbench${i}marker`;
       writeFileSync(target, `${original}\n// ${word}\n`);
-      // CPU time of the whole process (the host is idle): what the save costs, apart from waiting
-      // for a core on a busy machine.
-      const cpu = process.cpuUsage();
+      // CPU time of the worker process's threads: what the save costs, apart from waiting for a
+      // core on a busy machine.
+      const cpu = cpuMs(client.workerPid);
       const t = performance.now();
       await req({ type: 'update', folder: 'f', paths: [path.relative(root, target)] } as Omit<Request, 'id'>);
       const u = performance.now();
       const answer = await req({ type: 'search', query: word, options: { limit: 10 } } as Omit<Request, 'id'>);
-      const used = process.cpuUsage(cpu);
-      rows.push({ update: u - t, search: performance.now() - u, cpu: (used.user + used.system) / 1000 });
+      rows.push({ update: u - t, search: performance.now() - u, cpu: cpuMs(client.workerPid) - cpu });
       if (!answer.ok || (answer.value as { results: unknown[] }).results.length === 0) console.log(`  ${word} not found!`);
     }
   } finally {
@@ -130,7 +134,8 @@ for (const query of ['install dependencies', 'package lock file', 'registry auth
 console.log(
   `per-keystroke query round trip (${keystrokes.length} queries): p50 ${pct(keystrokes, 50).toFixed(1)} ms, p95 ${pct(keystrokes, 95).toFixed(1)} ms`,
 );
-await worker.terminate();
+console.log(`peak memory over the whole run: the engine worker process ${peakMb(client.workerPid)}, the host process ${peakMb(process.pid)}`);
+await client.stop();
 rmSync(scratch, { recursive: true, force: true });
 
 for (const suite of ['integration', 'e2e']) {

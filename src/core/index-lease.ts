@@ -50,7 +50,7 @@ export interface LeaseOptions {
   /** For tests: whether a process on this host is running. */
   pidAlive?: (pid: number) => boolean;
   /**
-   * At most one holder of this kind runs in this process at a time (the extension's worker thread):
+   * At most one holder of this kind runs in this process at a time (the extension's worker):
    * a claim of the same kind from this pid is then a predecessor that died, taken over at once
    * instead of after LEASE_TTL_MS. Off by default: two CLI runs in one test process may coexist.
    */

@@ -3,7 +3,8 @@
 // listeners. It imports nothing from VS Code, so tests and benchmarks drive the worker through
 // this same client; nothing here opens SQLite.
 
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import type { ErrorCode, FolderSpec, FromWorker, RequestBody, RequestResult, RequestType, ToWorker, WorkerEvent } from '../protocol/worker.ts';
 import { RestartBackoff } from './backoff.ts';
 
@@ -38,6 +39,18 @@ class Emitter<T> {
 
 const STOPPED = { ok: false, error: { code: 'cancelled', message: 'the engine stopped' } } as const;
 
+/**
+ * The engine worker is a Node process of its own rather than a thread of the host, for these flags:
+ * V8 flags hold for a whole process, and the extension host is shared with every other extension.
+ * They are the CLI launcher's (bin/fused-search.cjs says why each one): without them V8's optimising
+ * tier recompiles tree-sitter's huge parse functions as they get hot, one compile holding hundreds of
+ * megabytes, which doubles the peak memory of indexing a big tree. A process of its own also means
+ * that an engine killed for its memory takes nothing of the host's with it.
+ */
+const ENGINE_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
+/** How long a worker asked to stop may take to close its databases before it is killed. */
+const EXIT_GRACE_MS = 5_000;
+
 /** What the client says about a worker that died without being asked to stop. */
 export type WorkerLifecycle =
   | { type: 'crashed'; exitCode: number; restartInMs: number; restarts: number }
@@ -45,7 +58,7 @@ export type WorkerLifecycle =
   | { type: 'restarted'; restarts: number };
 
 export class EngineClient implements Subscription {
-  private worker: Worker | undefined;
+  private worker: ChildProcess | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, (response: Result<unknown>) => void>();
   private readonly events = new Emitter<WorkerEvent>();
@@ -72,10 +85,24 @@ export class EngineClient implements Subscription {
     this.log = log;
   }
 
-  private start(): Worker {
+  /** The process id of the running engine worker, if one runs. */
+  get workerPid(): number | undefined {
+    return this.worker?.pid;
+  }
+
+  private start(): ChildProcess {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.workerFile);
+    const worker = fork(this.workerFile, [], {
+      execArgv: ENGINE_NODE_FLAGS,
+      // Structured clone, as between threads: typed arrays and Maps arrive as they were sent.
+      serialization: 'advanced',
+      // In VS Code's extension host process.execPath is Electron's binary; this makes it plain Node.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     this.startedAt = Date.now();
+    // What the worker prints is an uncaught error's stack or a library's warning: it belongs in the host's log.
+    worker.stderr?.setEncoding('utf8').on('data', (text: string) => this.log.warn(`engine worker: ${text.trimEnd()}`));
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'response') {
         const settle = this.pending.get(message.id);
@@ -86,10 +113,12 @@ export class EngineClient implements Subscription {
       }
     });
     worker.on('error', (error: Error) => this.log.error(`engine worker failed: ${error.stack ?? error.message}`));
-    worker.on('exit', (code) => {
+    worker.on('exit', (exitCode, signal) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      if (code !== 0) this.log.error(`engine worker exited with code ${code}`);
+      // Killed by a signal (the kernel's OOM killer, a user's kill): exit code 128 + n, as a shell reports it.
+      const code = exitCode ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
+      if (code !== 0) this.log.error(`engine worker exited with code ${code}${signal ? ` (${signal})` : ''}`);
       for (const settle of this.pending.values()) settle({ ok: false, error: { code: 'failed', message: 'the engine worker stopped' } });
       this.pending.clear();
       this.events.fire({ type: 'error', message: `The engine stopped (exit code ${code}).` });
@@ -153,13 +182,13 @@ export class EngineClient implements Subscription {
     const worker = this.start();
     return new Promise((resolve) => {
       this.pending.set(id, resolve as (response: Result<unknown>) => void);
-      worker.postMessage({ ...body, id });
+      worker.send({ ...body, id });
     });
   }
 
   /** Sends a message outside the request/response pairing (the test build's crash hook). */
   post(message: ToWorker): void {
-    this.worker?.postMessage(message);
+    if (this.worker?.connected) this.worker.send(message);
   }
 
   /** Like `request`, but a newer search cancels this one, which then resolves as `cancelled`. */
@@ -175,7 +204,7 @@ export class EngineClient implements Subscription {
   }
 
   cancel(id: number): void {
-    this.worker?.postMessage({ type: 'cancel', id } satisfies ToWorker);
+    this.post({ type: 'cancel', id });
   }
 
   /** Closes every database and ends the worker; the next request starts a fresh one. */
@@ -184,9 +213,9 @@ export class EngineClient implements Subscription {
     this.endRestart?.();
     const worker = this.worker;
     if (!worker) return;
-    await Promise.race([this.send({ type: 'close' }), new Promise((r) => setTimeout(r, 5_000))]);
+    await Promise.race([this.send({ type: 'close' }), new Promise((r) => setTimeout(r, EXIT_GRACE_MS))]);
     this.worker = undefined;
-    await worker.terminate();
+    await endProcess(worker);
     for (const settle of this.pending.values()) settle({ ok: false, error: { code: 'cancelled', message: 'the engine stopped' } });
     this.pending.clear();
   }
@@ -197,4 +226,14 @@ export class EngineClient implements Subscription {
     this.events.dispose();
     this.lifecycle.dispose();
   }
+}
+
+/** Closes the worker's channel, on which it exits by itself, and kills it if it has not within the grace. */
+async function endProcess(worker: ChildProcess): Promise<void> {
+  if (worker.exitCode !== null || worker.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  if (worker.connected) worker.disconnect();
+  const grace = setTimeout(() => worker.kill('SIGKILL'), EXIT_GRACE_MS);
+  await exited;
+  clearTimeout(grace);
 }

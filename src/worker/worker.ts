@@ -1,5 +1,6 @@
-// The engine's home in VS Code: a worker_thread, so that a long sync or a slow query never blocks
-// the extension host. It adapts the worker protocol (src/protocol/worker.ts) to one IndexKeeper
+// The engine's home in VS Code: a process of its own, started by src/worker/client.ts, so that a
+// long sync or a slow query never blocks the extension host, and indexing runs under the V8 flags
+// the client gives it. It adapts the worker protocol (src/protocol/worker.ts) to one IndexKeeper
 // per workspace folder (src/core/index-keeper.ts), which holds the rules: the lease (kind
 // `vscode`), reading only while another window or an MCP server keeps a folder's index, the order
 // of file updates and searches, ignore-file reloads. What is left here is the protocol's own:
@@ -7,7 +8,6 @@
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parentPort } from 'node:worker_threads';
 import { formatForAgent } from '../core/agent-output.ts';
 import { agentText, redactedText, redactResults } from '../core/redact.ts';
 import { IndexKeeper, NotKeeperError, searchFolders, type KeptFolder } from '../core/index-keeper.ts';
@@ -28,13 +28,15 @@ import {
 } from '../protocol/worker.ts';
 import { errorMessage } from '../core/error-message.ts';
 
-const port = parentPort;
-if (!port) throw new Error('worker.ts runs inside a worker_thread');
+if (!process.send) throw new Error('worker.ts runs as a child process with an IPC channel, as src/worker/client.ts starts it');
 
 interface Folder {
   spec: FolderSpec;
   keeper: IndexKeeper;
 }
+
+/** How long the indexes may take to close once the host has gone; the lease expires on its own after that. */
+const CLOSE_GRACE_MS = 5_000;
 
 const folders = new Map<FolderId, Folder>();
 const cancelled = new Set<number>();
@@ -50,7 +52,8 @@ class RequestError extends Error {
 }
 
 function post(message: FromWorker): void {
-  port!.postMessage(message);
+  // A host that has gone away cannot be told anything; the worker is on its way out (below).
+  if (process.connected) process.send!(message);
 }
 
 function emit(event: WorkerEvent): void {
@@ -260,7 +263,7 @@ function handle(request: Request): Promise<unknown> {
   return (handlers[type] as (params: unknown, id: number) => Promise<unknown>)(params, id);
 }
 
-port.on('message', (received: unknown) => {
+process.on('message', (received: unknown) => {
   const parsed = parseToWorker(received);
   if (!parsed.ok) {
     const id = (received as { id?: unknown } | null)?.id;
@@ -299,4 +302,12 @@ port.on('message', (received: unknown) => {
       },
     )
     .finally(() => cancelled.delete(id));
+});
+
+// The host closed the channel: it asked the worker to stop, or it is gone (a closed window, a crashed
+// or killed extension host). Either way the indexes are closed, which gives their leases back, and
+// the worker exits rather than live on as an orphan holding them.
+process.on('disconnect', () => {
+  setTimeout(() => process.exit(0), CLOSE_GRACE_MS).unref();
+  void handlers.close({}, 0).finally(() => process.exit(0));
 });

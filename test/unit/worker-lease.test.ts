@@ -2,8 +2,8 @@
 // index lease (kind `vscode`) for each folder it opens, so the MCP server VS Code starts on that
 // database only reads it, and takes over once the worker lets go; and a worker that finds the lease
 // held (a second window on the same folder) only reads, and takes over once the holder is gone.
-// The worker runs from source in a real worker_thread and speaks protocol.ts, as it does in the
-// extension host.
+// The worker runs from source in a process of its own, started by the extension's client, and
+// speaks protocol.ts, as it does beside the extension host.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,6 +46,9 @@ async function eventually(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
+/** Enough files that a first index takes several seconds here, long after a prompt stop would have ended it. */
+const FILES_FOR_A_LONG_SYNC = 20_000;
+
 const cleanup: Array<() => Promise<unknown>> = [];
 after(async () => {
   for (const run of cleanup.reverse()) await run().catch(() => undefined);
@@ -79,7 +82,8 @@ test('an MCP server started on the database the extension indexes only reads it,
   const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string; pid: number } | null; files: number };
   assert.equal(status.role, 'reader');
   assert.equal(status.heldBy?.kind, 'vscode');
-  assert.equal(status.heldBy?.pid, process.pid, 'the worker thread claims for the extension host process');
+  assert.equal(status.heldBy?.pid, engine.workerPid, 'the engine worker process holds the lease');
+  assert.notEqual(engine.workerPid, process.pid, 'in a process of its own, not the host');
   assert.equal(status.files, 1, 'the server sees what the worker indexed, without indexing it again');
   assert.match(await call('search', { query: 'retryWithBackoff' }), /\nretry\.ts\n \[1\] 1-3 retryWithBackoff /);
 
@@ -142,4 +146,35 @@ test('a second window on the same folder only reads the index the first one keep
   const summary = await request({ type: 'sync', folder: spec.id });
   assert.equal(summary?.added, 1, 'its catch-up sync indexes what changed while no one kept the index');
   assert.match((await request({ type: 'search', query: 'lighthouse', options: {} })).results[0]?.path ?? '', /late\.md/);
+});
+
+test('when the extension host dies during a first index, its engine worker stops, gives the lease back and exits', async () => {
+  const root = tempDir('fused-worker-orphan-');
+  for (let i = 0; i < FILES_FOR_A_LONG_SYNC; i++) fs.writeFileSync(path.join(root, `note-${i}.md`), `# Note ${i}\n\nretry with backoff, attempt ${i}\n`);
+  const dbFile = path.join(tempDir('fused-worker-storage-'), 'index.db');
+  const host = startChild(['host', root, dbFile]);
+  cleanup.push(async () => host.process.kill('SIGKILL'));
+  await host.ready;
+  const workerPid = Number(/worker (\d+)/.exec(host.stdout())?.[1]);
+  assert.ok(workerPid > 0 && workerPid !== host.process.pid, `the worker runs in a process of its own: ${host.stdout()} ${host.stderr()}`);
+  const running = () => {
+    try {
+      process.kill(workerPid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  // Killed, as a crashed extension host or a force-quit window is: nothing of the host's runs.
+  host.process.kill('SIGKILL');
+  await host.exited;
+  const killedAt = Date.now();
+  assert.ok(await eventually(() => !running(), 10_000), 'the orphaned worker exited');
+  const heir = await IndexService.open({ dbFile, heartbeatMs: 50, watch: false });
+  cleanup.push(() => heir.close());
+  assert.equal(heir.keeper.role, 'owner', 'the next process keeps the index at once: the lease was given back');
+  const summary = await heir.keeper.sync();
+  assert.ok(summary && summary.added > 0, `the first index was stopped, not finished by an orphan (exited ${Date.now() - killedAt} ms after the kill)`);
+  assert.equal(heir.keeper.stats().files, FILES_FOR_A_LONG_SYNC);
 });

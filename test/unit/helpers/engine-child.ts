@@ -9,11 +9,16 @@
 //                                {"queries":N,"errors":[...]} — every error a search threw
 //   hold ROOT DB                 keeps the index as a VS Code window does: claims the index lease
 //                                (kind `vscode`), syncs, then renews the lease until killed
+//   host ROOT DB                 stands in for the extension host: starts the engine worker through
+//                                the extension's client, opens ROOT and starts its first index;
+//                                prints `worker PID` and `ready` once files are being written, then
+//                                waits until killed
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine } from '../../../src/core/engine.ts';
 import { HEARTBEAT_MS, IndexLease } from '../../../src/core/index-lease.ts';
+import { EngineClient } from '../../../src/worker/client.ts';
 import { random } from './random.ts';
 
 const [mode, ...args] = process.argv.slice(2);
@@ -87,6 +92,20 @@ if (mode === 'sync') {
   await engine.sync();
   setInterval(() => lease.renew(), HEARTBEAT_MS);
   process.stdout.write('ready\n');
+} else if (mode === 'host') {
+  const [root, dbFile] = args as [string, string];
+  const worker = new URL('../../../src/worker/worker.ts', import.meta.url).pathname;
+  const client = new EngineClient(worker, { info() {}, warn() {}, error: (message) => process.stderr.write(`${message}\n`) });
+  const folder = { id: 'file:///host', name: 'host', root, dbFile, index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 } };
+  const writing = new Promise<void>((resolve) =>
+    client.onEvent((event) => event.type === 'progress' && event.progress.phase === 'indexing' && event.progress.filesDone > 0 && resolve()),
+  );
+  const opened = await client.request({ type: 'open', folders: [folder] });
+  if (!opened.ok) throw new Error(`engine-child: the worker could not open the folder: ${opened.error.message}`);
+  void client.request({ type: 'sync', folder: folder.id });
+  await writing;
+  process.stdout.write(`worker ${client.workerPid}\nready\n`);
+  setInterval(() => undefined, 60_000);
 } else {
   process.stderr.write(`engine-child: unknown mode ${mode}\n`);
   process.exitCode = 2;
