@@ -104,6 +104,8 @@ interface SyncRun {
   abort: AbortController;
   progress: IndexProgress | undefined;
   listeners: Set<(progress: IndexProgress) => void>;
+  /** Set for a mass change's sync: only these files, no crawl. */
+  paths?: readonly string[];
 }
 
 const BUSY_ATTEMPTS = 3;
@@ -148,6 +150,9 @@ export class IndexKeeper {
   private syncRun: SyncRun | undefined;
   /** A sync to run after the one in progress: changes seen now may lie behind its crawl. */
   private nextSync: Promise<IndexSummary | null> | undefined;
+  /** The files of mass changes that arrived while a sync ran, for the sync of them that follows it. */
+  private readonly massPaths = new Set<string>();
+  private massSync: Promise<IndexSummary | null> | undefined;
   private embedRun: EmbedRun | undefined;
   /** Chunks changed while a pass ran, maybe behind its cursor: run another after it. */
   private embedAgain = false;
@@ -210,6 +215,8 @@ export class IndexKeeper {
   async sync(
     options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void; firstPaths?: readonly string[] } = {},
   ): Promise<IndexSummary | null> {
+    // A mass change's sync looks at its own files only: a sync of the whole folder follows it.
+    while (this.syncRun?.paths) await this.syncRun.promise.catch(() => undefined);
     if (this.currentRole !== 'owner' || this.closed) return null;
     const run = (this.syncRun ??= this.startSync(options.firstPaths));
     return joinRun(run, options);
@@ -226,6 +233,34 @@ export class IndexKeeper {
         // A sync stopped on purpose (pause, close) is not started again behind the user's back.
         return running.abort.signal.aborted ? null : this.sync();
       }));
+  }
+
+  /**
+   * A mass change: its files synced with the bulk writer but without a crawl of the folder, after
+   * the sync in progress (which may have read some of them before they changed). Mass changes that
+   * arrive meanwhile join the one waiting. A sync stopped on purpose (pause, close) is not followed
+   * by one behind the user's back: the next sync of the folder finds the changes.
+   */
+  private syncPaths(paths: readonly string[]): Promise<IndexSummary | null> {
+    for (const relPath of paths) this.massPaths.add(relPath);
+    return (this.massSync ??= this.afterSyncsInProgress().then((stopped) => {
+      this.massSync = undefined;
+      const wanted = [...this.massPaths];
+      this.massPaths.clear();
+      if (stopped || this.currentRole !== 'owner' || this.closed) return null;
+      this.syncRun = this.startSync([], wanted);
+      return this.syncRun.promise;
+    }));
+  }
+
+  /** Resolves once no sync runs; true if one of them was stopped on purpose. */
+  private async afterSyncsInProgress(): Promise<boolean> {
+    let stopped = false;
+    for (let run = this.syncRun; run; run = this.syncRun) {
+      await run.promise.catch(() => undefined);
+      stopped ||= run.abort.signal.aborted;
+    }
+    return stopped;
   }
 
   /**
@@ -260,9 +295,12 @@ export class IndexKeeper {
   async applyChanges(paths: readonly string[], options: { rescan?: boolean } = {}): Promise<string[]> {
     if (this.currentRole !== 'owner') return [];
     if (paths.length >= MASS_CHANGE_FILES) {
-      if (paths.some(isIgnoreFile)) this.engine.reloadRules();
       this.emit({ type: 'log', message: `${paths.length} files changed at once: syncing them as one batch` });
-      await this.resync();
+      // New ignore rules may change what the whole folder holds, and a first index not finished
+      // needs the crawl anyway.
+      const wholeFolder = paths.some(isIgnoreFile) || this.engine.lastSync() === undefined;
+      if (paths.some(isIgnoreFile)) this.engine.reloadRules();
+      await (wholeFolder ? this.resync() : this.syncPaths(paths));
       return [];
     }
     let rescan = options.rescan ?? false;
@@ -540,8 +578,14 @@ export class IndexKeeper {
     this.emit({ type: 'role', role: 'reader', ...(holder ? { holder } : {}) });
   }
 
-  private startSync(firstPaths: readonly string[] = []): SyncRun {
-    const run: SyncRun = { abort: new AbortController(), progress: undefined, listeners: new Set(), promise: Promise.resolve(undefined as never) };
+  private startSync(firstPaths: readonly string[] = [], paths?: readonly string[]): SyncRun {
+    const run: SyncRun = {
+      abort: new AbortController(),
+      progress: undefined,
+      listeners: new Set(),
+      promise: Promise.resolve(undefined as never),
+      ...(paths ? { paths } : {}),
+    };
     // A first index answers with what it has so far: hosts hear every little while that there is more.
     const first = this.engine.lastSync() === undefined;
     let lastChanged = performance.now();
@@ -549,6 +593,7 @@ export class IndexKeeper {
       this.engine.sync({
         signal: run.abort.signal,
         firstPaths,
+        ...(paths ? { paths } : {}),
         onProgress: (progress) => {
           run.progress = progress;
           this.emit({ type: 'progress', progress });

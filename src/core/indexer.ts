@@ -68,7 +68,16 @@ export interface SyncOptions {
    * up to date before the crawl, so that a first index answers for them within seconds.
    */
   firstPaths?: readonly string[];
+  /**
+   * Only these files (relative to the root), as a watcher reported them: a mass change (a branch
+   * switch) synced with the bulk writer but without a crawl of the whole folder. A folder among
+   * them makes it a full sync, since only a crawl finds what a new folder holds.
+   */
+  paths?: readonly string[];
 }
+
+/** What one path is to the index now, judged as the crawl judges what it finds. */
+type PathVerdict = { kind: 'file'; file: FileStat } | { kind: 'folder' } | { kind: 'absent' } | { kind: 'kept-out'; reason: 'secret' | 'too-large' };
 
 export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { skipped: SkipReason };
 
@@ -88,6 +97,8 @@ const SKIPPED_FILES_KEPT = 200;
 /** At most this many `firstPaths` are read before the crawl; more would delay the rest for little. */
 const FIRST_PATHS_MAX = 32;
 const PROGRESS_INTERVAL_MS = 100;
+/** Paths of a mass change judged at once (a stat and a few more file-system calls each). */
+const JUDGED_TOGETHER = 256;
 
 export class Indexer {
   readonly store: IndexStore;
@@ -118,7 +129,7 @@ export class Indexer {
     }
   }
 
-  private async syncUnguarded({ signal, onProgress, firstPaths = [] }: SyncOptions): Promise<IndexSummary> {
+  private async syncUnguarded({ signal, onProgress, firstPaths = [], paths }: SyncOptions): Promise<IndexSummary> {
     const started = performance.now();
     // This thread's grammars load while the folder is scanned. Pool threads load their own, but
     // the first single-file update after a sync must not wait for them; a failure surfaces below.
@@ -164,12 +175,15 @@ export class Indexer {
     }
 
     // Scan first, so progress can say how far along we are.
-    const found: FileStat[] = [];
-    for await (const entry of crawl(this.root, this.crawlOptions(signal))) {
-      if (entry.type === 'skip') skip(entry.relPath, entry.reason);
-      else found.push(entry.file);
-      report({ phase: 'scanning', filesFound: found.length, filesDone: 0, bytesDone: 0 });
-      if (signal?.aborted) break;
+    const listed = paths && (await this.judgePaths(paths, skip));
+    const found: FileStat[] = listed?.found ?? [];
+    if (!listed) {
+      for await (const entry of crawl(this.root, this.crawlOptions(signal))) {
+        if (entry.type === 'skip') skip(entry.relPath, entry.reason);
+        else found.push(entry.file);
+        report({ phase: 'scanning', filesFound: found.length, filesDone: 0, bytesDone: 0 });
+        if (signal?.aborted) break;
+      }
     }
 
     await chunkerLoaded;
@@ -184,7 +198,7 @@ export class Indexer {
     });
     // A few files are done in moments in any order; a first index of many takes minutes, and what
     // the user changed lately is what they will search for while it runs.
-    const changed = outdated.length >= POOL_MIN_FILES && !signal?.aborted ? await recentFirst(this.root, outdated) : outdated;
+    const changed = !listed && outdated.length >= POOL_MIN_FILES && !signal?.aborted ? await recentFirst(this.root, outdated) : outdated;
 
     // Every write goes through `write`: a full disk stops the run with a message instead of an
     // exception, and the counters only count what was committed.
@@ -269,14 +283,21 @@ export class Indexer {
     if (!signal?.aborted && !summary.stopped) {
       report({ phase: 'finishing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes }, true);
       const present = new Set(found.map((file) => file.relPath));
-      const gone = [...catalog.keys()].filter((relPath) => !present.has(relPath));
+      const gone = [...(listed?.paths ?? catalog.keys())].filter((relPath) => catalog.has(relPath) && !present.has(relPath));
       let removed = 0;
       const ok = write(() =>
         this.store.transaction(() => {
           removed = 0;
           for (const relPath of gone) if (this.store.removeFile(relPath)) removed++;
-          this.store.setSecretFiles(secretFiles);
-          this.store.setMeta('lastSync', String(Date.now()));
+          if (listed) {
+            // The files kept out as secrets elsewhere in the folder stay on the list.
+            const secrets = new Set(this.store.secretFiles());
+            for (const relPath of listed.paths) secrets.delete(relPath);
+            this.store.setSecretFiles([...secrets, ...secretFiles]);
+          } else {
+            this.store.setSecretFiles(secretFiles);
+            this.store.setMeta('lastSync', String(Date.now()));
+          }
         }),
       );
       if (ok) summary.removed = removed;
@@ -311,26 +332,15 @@ export class Indexer {
   }
 
   private async updateOne(normalized: string): Promise<UpdateOutcome> {
-    const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
-    if (!filter.accepts(normalized)) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
-    const absPath = path.join(this.root, normalized);
-    let stat;
-    try {
-      stat = await statFile(absPath);
-    } catch {
-      return this.store.removeFile(normalized) ? 'removed' : 'ignored';
-    }
-    if (!stat.isFile()) return this.store.removeFile(normalized) ? 'removed' : 'ignored';
-    if (!this.options.indexSecretFiles && (await isSecretFile(normalized, absPath, await this.targetRelPath(absPath)))) {
+    const verdict = await this.judgePath(normalized);
+    if (verdict.kind === 'absent' || verdict.kind === 'folder') return this.store.removeFile(normalized) ? 'removed' : 'ignored';
+    if (verdict.kind === 'kept-out') {
       this.store.removeFile(normalized);
-      return { skipped: 'secret' };
+      return { skipped: verdict.reason };
     }
-    if (stat.size > this.options.maxFileBytes) {
-      this.store.removeFile(normalized);
-      return { skipped: 'too-large' };
-    }
+    const { absPath, size, mtimeMs } = verdict.file;
     const known = this.store.file(normalized);
-    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return 'unchanged';
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return 'unchanged';
     const job = { absPath, relPath: normalized, maxFileBytes: this.options.maxFileBytes, ...(known ? { knownHash: known.hash } : {}) };
     const prepared = await prepareFile(await this.loadChunker(), job);
     if (prepared.status === 'skipped') {
@@ -339,17 +349,63 @@ export class Indexer {
       return { skipped: prepared.reason };
     }
     if (prepared.status === 'unchanged') {
-      this.store.touchFile(normalized, stat.size, stat.mtimeMs);
+      this.store.touchFile(normalized, size, mtimeMs);
       return 'unchanged';
     }
     this.store.replaceFiles([
       {
-        record: { path: normalized, size: stat.size, mtimeMs: stat.mtimeMs, hash: prepared.hash, language: prepared.language },
+        record: { path: normalized, size, mtimeMs, hash: prepared.hash, language: prepared.language },
         chunks: prepared.chunks,
         words: prepared.words,
       },
     ]);
     return 'indexed';
+  }
+
+  /** What `normalized` (relative to the root, `/`-separated) is to the index: the crawl's rules for one path. */
+  private async judgePath(normalized: string): Promise<PathVerdict> {
+    const filter = await (this.pathFilter ??= createPathFilter(this.root, this.crawlOptions()));
+    if (!filter.accepts(normalized)) return { kind: 'absent' };
+    const absPath = path.join(this.root, normalized);
+    let stat;
+    try {
+      stat = await statFile(absPath);
+    } catch {
+      return { kind: 'absent' };
+    }
+    if (stat.isDirectory()) return { kind: 'folder' };
+    if (!stat.isFile()) return { kind: 'absent' };
+    if (!this.options.indexSecretFiles && (await isSecretFile(normalized, absPath, await this.targetRelPath(absPath)))) {
+      return { kind: 'kept-out', reason: 'secret' };
+    }
+    if (stat.size > this.options.maxFileBytes) return { kind: 'kept-out', reason: 'too-large' };
+    return { kind: 'file', file: { relPath: normalized, absPath, size: stat.size, mtimeMs: stat.mtimeMs } };
+  }
+
+  /**
+   * The files a mass change reported, judged one by one instead of crawled: those to index, and
+   * every path looked at (the ones not found are removed). Undefined when a folder is among them.
+   */
+  private async judgePaths(
+    paths: readonly string[],
+    skip: (relPath: string, reason: SkipReason) => void,
+  ): Promise<{ found: FileStat[]; paths: Set<string> } | undefined> {
+    const normalized = new Set(paths.map((relPath) => relPath.split(path.sep).join('/')));
+    const found: FileStat[] = [];
+    const keptOut: Array<[string, SkipReason]> = [];
+    const all = [...normalized];
+    // Side by side: one at a time, a search between each file's few awaits would stretch the batch.
+    for (let start = 0; start < all.length; start += JUDGED_TOGETHER) {
+      const slice = all.slice(start, start + JUDGED_TOGETHER);
+      const verdicts = await Promise.all(slice.map((relPath) => this.judgePath(relPath)));
+      for (const [i, verdict] of verdicts.entries()) {
+        if (verdict.kind === 'folder') return undefined;
+        if (verdict.kind === 'kept-out') keptOut.push([slice[i]!, verdict.reason]);
+        else if (verdict.kind === 'file') found.push(verdict.file);
+      }
+    }
+    for (const [relPath, reason] of keptOut) skip(relPath, reason);
+    return { found, paths: normalized };
   }
 
   removeFile(relPath: string): boolean {

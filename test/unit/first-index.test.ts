@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { recentFirst } from '../../src/core/crawl/recent.ts';
 import { partialNote } from '../../src/core/describe.ts';
 import { IndexKeeper, MASS_CHANGE_FILES } from '../../src/core/index-keeper.ts';
+import type { IndexProgress } from '../../src/core/indexer.ts';
 import type { FileStat } from '../../src/core/types.ts';
 import { tempDir } from './helpers/store.ts';
 
@@ -178,6 +179,49 @@ test(`a mass change (${MASS_CHANGE_FILES}+ files, a checkout) is one batch; sear
   );
   assert.equal(keeper.chunksMatching('"after"', 2000), 800, 'every changed file holds its new text');
   assert.equal(keeper.chunksMatching('"before"', 2000), 800, 'and no longer its old one');
+});
+
+test('a mass change reads only the files it names: changed, new, deleted and credential files take effect without a crawl; a new folder among them brings one', async () => {
+  const root = folderOf(1000);
+  const keeper = await keeperFor(root);
+  await keeper.sync();
+  const named: string[] = [];
+  for (let i = 0; i < 600; i += 2) {
+    const relPath = `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+    fs.writeFileSync(path.join(root, relPath), `token${i}q checkout text of file ${i}\n`);
+    named.push(relPath);
+  }
+  for (let i = 0; i < 10; i++) {
+    fs.writeFileSync(path.join(root, `d19/added${i}.txt`), `arrived with the checkout ${i}\n`);
+    fs.rmSync(path.join(root, `d19/09${String(50 + i)}.txt`));
+    named.push(`d19/added${i}.txt`, `d19/09${String(50 + i)}.txt`);
+  }
+  fs.writeFileSync(path.join(root, 'd00/.env'), 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n');
+  named.push('d00/.env');
+  const progress: IndexProgress[] = [];
+  keeper.onEvent((event) => event.type === 'progress' && progress.push(event.progress));
+
+  assert.deepEqual(await keeper.applyChanges(named), []);
+  assert.ok(progress.length > 0, 'the status bar hears how the batch goes');
+  assert.ok(
+    progress.every((p) => p.phase !== 'scanning' && p.filesFound === 310),
+    `no crawl: it counts the 310 files it was told of that are there to read, not the folder's 1,000 (${JSON.stringify(progress.at(-1))})`,
+  );
+  assert.equal(keeper.chunksMatching('"checkout"', 2000), 310, 'changed and new files hold their new text');
+  assert.equal(keeper.chunksMatching('token955q', 10), 0, 'deleted files are gone');
+  const status = await keeper.status();
+  assert.equal(status.files, 1000, 'ten deleted, ten added');
+  assert.deepEqual(status.secretFiles.examples, ['d00/.env'], 'the credential file is kept out and counted');
+  assert.equal(keeper.chunksMatching('wJalrXUtnFEMI', 10), 0);
+  assert.equal(status.indexing, null);
+
+  // A folder checked out with the rest: only a crawl finds what it holds.
+  fs.mkdirSync(path.join(root, 'vendor/lib'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'vendor/lib/deep.txt'), 'vendored marmalade\n');
+  progress.length = 0;
+  await keeper.applyChanges(['vendor', ...named.slice(0, MASS_CHANGE_FILES)]);
+  assert.ok(progress.some((p) => p.phase === 'scanning'));
+  assert.equal(keeper.chunksMatching('marmalade', 10), 1);
 });
 
 function listFiles(root: string): FileStat[] {
