@@ -47,15 +47,22 @@ const STALE_REFRESH_PASSES = 3;
  */
 const SNAPSHOT_MIN_WORDS = 100_000;
 /**
- * A big vocabulary (stored, or in memory) serves while fewer files than this, and than this share
- * of the index, have changed since it was built: a word the newest edits brought in is not offered
- * as a correction until then.
+ * A big vocabulary (stored, or in memory) is current while fewer files than this, and than this
+ * share of the index, have changed since it was built: a word the newest edits brought in is not
+ * offered as a correction until then. Past that drift a host rebuilds it while idle
+ * (`prepareVocabulary`).
  */
 const DRIFT_FILES = 50;
 const DRIFT_SHARE = 0.01;
+/**
+ * A search corrects against a drifted big vocabulary rather than rebuild it first, which takes
+ * seconds on a big tree (a typo during a branch switch waited that long), until this share of the
+ * index has changed since it was built.
+ */
+const SEARCH_DRIFT_SHARE = 0.25;
 
-function drifted(changedFiles: number, filesAtBuild: number): boolean {
-  return changedFiles > Math.max(DRIFT_FILES, filesAtBuild * DRIFT_SHARE);
+function drifted(changedFiles: number, filesAtBuild: number, share: number): boolean {
+  return changedFiles > Math.max(DRIFT_FILES, filesAtBuild * share);
 }
 
 interface CachedVocabulary {
@@ -293,14 +300,14 @@ export class Engine {
   }
 
   /**
-   * Builds the fuzzy vocabulary now if the next correction would have to (hundreds of milliseconds
-   * on a large tree), so that a host can pay for it while idle — right after a sync — instead of
-   * in the first query with a word the index does not know. Returns whether it built one.
+   * Builds the fuzzy vocabulary now if there is none yet or the index has drifted from it (seconds
+   * on a large tree), so that a host pays for it while idle — right after a sync or a batch of
+   * changes — instead of a search with a word the index does not know. Returns whether it built one.
    */
   prepareVocabulary(): boolean {
     const cached = this.vocabularyCache;
-    if (cached && this.upToDate(cached)) return false;
-    this.vocabularyCache = this.snapshotVocabulary() ?? this.buildVocabulary();
+    if (cached && this.upToDate(cached, DRIFT_SHARE)) return false;
+    this.vocabularyCache = this.snapshotVocabulary(DRIFT_SHARE) ?? this.buildVocabulary();
     return true;
   }
 
@@ -387,14 +394,14 @@ export class Engine {
     // it (4 s for the Linux tree's 0.9 M words): searches correct against the one built first,
     // and the keeper builds the whole one when the index is complete.
     if (cached && this.indexer.syncing && this.lastSync() === undefined) return cached.vocabulary;
-    if (!cached || !this.stillCurrent(cached)) cached = this.vocabularyCache = this.snapshotVocabulary() ?? this.buildVocabulary();
+    if (!cached || !this.stillCurrent(cached)) cached = this.vocabularyCache = this.snapshotVocabulary(SEARCH_DRIFT_SHARE) ?? this.buildVocabulary();
     return cached.vocabulary;
   }
 
   private stillCurrent(cached: CachedVocabulary): boolean {
     const now = Date.now();
     if (now - cached.checkedAt < VOCABULARY_CHECK_MS) return true;
-    if (!this.upToDate(cached)) return false;
+    if (!this.upToDate(cached, SEARCH_DRIFT_SHARE)) return false;
     cached.checkedAt = now;
     return true;
   }
@@ -404,16 +411,16 @@ export class Engine {
    * rebuilt after any change: that takes milliseconds. A big one takes seconds and barely moves
    * with a few edits, so it serves until the changed files pass the drift that retires a snapshot.
    */
-  private upToDate(cached: CachedVocabulary): boolean {
+  private upToDate(cached: CachedVocabulary, share: number): boolean {
     const changed = this.store.filesChangedSince(cached.builtAt, cached.files);
-    return cached.vocabulary.size >= SNAPSHOT_MIN_WORDS ? !drifted(changed, cached.files) : changed === 0;
+    return cached.vocabulary.size >= SNAPSHOT_MIN_WORDS ? !drifted(changed, cached.files, share) : changed === 0;
   }
 
   /** The stored snapshot, unless too much of the index has changed since it was taken. */
-  private snapshotVocabulary(): CachedVocabulary | undefined {
+  private snapshotVocabulary(share: number): CachedVocabulary | undefined {
     const snapshot = this.store.vocabularySnapshot();
     if (!snapshot) return undefined;
-    if (drifted(this.store.filesChangedSince(snapshot.builtAt, snapshot.files), snapshot.files)) return undefined;
+    if (drifted(this.store.filesChangedSince(snapshot.builtAt, snapshot.files), snapshot.files, share)) return undefined;
     try {
       return { vocabulary: Vocabulary.fromBytes(snapshot.data), builtAt: snapshot.builtAt, files: snapshot.files, checkedAt: Date.now() };
     } catch {

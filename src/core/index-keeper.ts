@@ -332,6 +332,7 @@ export class IndexKeeper {
     if (changed.length > 0) {
       this.emit({ type: 'changed', paths: changed });
       this.embedInBackground();
+      this.workWhenIdle();
     }
     if (rescan) await this.resync();
     return changed;

@@ -29,9 +29,11 @@ function countVocabularyReads(engine: Engine): () => number {
   return () => reads;
 }
 
-function bigIndex(): string {
+/** An index with over 100,000 distinct words in ten files, plus `smallFiles` files of two words. */
+function bigIndex(smallFiles = 0): string {
   const dir = tempDir();
   const files: FileSpec = {};
+  for (let f = 0; f < smallFiles; f++) files[`small/${f}.md`] = [{ text: 'small file' }];
   const words = filler(120_000);
   for (let f = 0; f < 10; f++) {
     files[`part${f}.txt`] = Array.from({ length: 20 }, (_, c) => ({ text: words.slice((f * 20 + c) * 600, (f * 20 + c + 1) * 600).join(' ') }));
@@ -87,6 +89,31 @@ test('a long-running engine keeps a big vocabulary through a few edits, and rebu
   t.mock.timers.tick(60_000);
   assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
   assert.equal(reads(), 1, 'sixty-five edits did');
+  engine.close();
+});
+
+test('a search during a branch switch corrects against the vocabulary it has and leaves the rebuild to idle time, unless a quarter of the index changed', async (t) => {
+  const dbFile = bigIndex(400);
+  const root = path.dirname(dbFile);
+  const engine = await Engine.open({ dbFile });
+  engine.searchIndexed('kuberntes');
+  const reads = countVocabularyReads(engine);
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  // 60 of 411 files: past the drift that retires a vocabulary (50 files, 1%), short of a quarter.
+  await writeNewWord(engine, root, 'switch', 0, 60);
+  t.mock.timers.tick(60_000);
+  assert.deepEqual(engine.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  assert.equal(reads(), 0, 'the search did not wait for a rebuild');
+  assert.equal(engine.prepareVocabulary(), true, 'the idle work rebuilds it');
+  assert.equal(reads(), 1);
+  assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']], 'and the new word is a correction from then on');
+  assert.equal(engine.prepareVocabulary(), false, 'once');
+
+  t.mock.timers.tick(1_000);
+  await writeNewWord(engine, root, 'switch', 60, 130);
+  t.mock.timers.tick(60_000);
+  engine.searchIndexed('kuberntes');
+  assert.equal(reads(), 2, 'past a quarter of the index the search rebuilds it first');
   engine.close();
 });
 
