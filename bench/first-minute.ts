@@ -126,7 +126,7 @@ async function main(): Promise<void> {
 async function idleMerge(keeper: IndexKeeper): Promise<{ seconds: number; latencies: number[] }> {
   const started = performance.now();
   const latencies: number[] = [];
-  for (let i = 0, issued = started; keeper.merging; i++) {
+  for (let i = 0, issued = started; keeper.tidying; i++) {
     await keeper.search(QUERIES[i % QUERIES.length]!);
     latencies.push(performance.now() - issued);
     issued = performance.now() + SEARCH_PAUSE_MS;

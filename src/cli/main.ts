@@ -136,10 +136,10 @@ async function main(argv: string[]): Promise<number> {
         const bar = values.json ? undefined : ProgressBar.forStderr();
         const summary = (await keeper.sync({ signal: abort.signal, ...(bar ? { onProgress: (p) => bar.update(p) } : {}) }))!;
         // Stored in a big index, so that no later `search` with a typo spends seconds building it;
-        // and the segments merged, so that no later query seeks each term in a dozen of them.
+        // and the index tidied, so that no later query seeks each term in a dozen segments.
         if (summary.complete) {
           keeper.prepareVocabulary();
-          keeper.mergeSegmentsNow();
+          keeper.tidyNow();
         }
         bar?.done();
         const embedded = summary.complete ? await embedWithProgress(keeper, abort.signal, !values.json) : undefined;

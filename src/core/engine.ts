@@ -325,6 +325,19 @@ export class Engine {
     return this.store.merging;
   }
 
+  /**
+   * One step of forgetting the words no chunk holds any more, once a sync deleted enough chunks to
+   * begin a pass (IndexStore.tidyAfterSync): taken while idle, like the merge. Returns whether more remain.
+   */
+  forgetUnusedWords(): boolean {
+    return this.store.forgetUnusedWords();
+  }
+
+  /** Whether a pass forgetting unused words has steps left. */
+  get forgetting(): boolean {
+    return this.store.forgetting;
+  }
+
   chunk(id: number): StoredChunk | undefined {
     return this.store.chunk(id);
   }

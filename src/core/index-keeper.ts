@@ -133,8 +133,8 @@ export const MASS_CHANGE_FILES = 200;
 const FIRST_INDEX_CHANGED_MS = 2_000;
 /** How long the idle work (`workWhenIdle`) waits for searches in flight to finish, per look. */
 const IDLE_POLL_MS = 50;
-/** The longest the idle work merges segments before it lets searches and saves in. */
-const MERGE_SLICE_MS = 40;
+/** The longest the idle work tidies the index (forgets unused words, merges segments) before it lets searches and saves in. */
+const TIDY_SLICE_MS = 40;
 
 export class IndexKeeper {
   private engine: Engine;
@@ -161,8 +161,8 @@ export class IndexKeeper {
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  /** When the merge pass in progress began taking idle time, for the log. */
-  private mergingSince: number | undefined;
+  /** When the tidying in progress began taking idle time, for the log. */
+  private tidyingSince: number | undefined;
   private closed = false;
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
@@ -474,17 +474,25 @@ export class IndexKeeper {
     return this.engine.prepareVocabulary();
   }
 
-  /** Whether segments a big sync left are still being merged while idle (see `workWhenIdle`). */
-  get merging(): boolean {
-    return this.engine.merging;
+  /**
+   * Whether what a big sync left to tidy — unused words to forget, segments to merge — is still
+   * being done while idle (see `workWhenIdle`).
+   */
+  get tidying(): boolean {
+    return this.engine.forgetting || this.engine.merging;
   }
 
   /**
-   * Merges now, in one go, what the last sync left to merge: for the CLI, whose `index` command
-   * ends with the index as a long-running host leaves it.
+   * Tidies now, in one go, what the last sync left: for the CLI, whose `index` command ends with
+   * the index as a long-running host leaves it.
    */
-  mergeSegmentsNow(): void {
-    while (this.engine.mergeSegments());
+  tidyNow(): void {
+    while (this.tidyStep());
+  }
+
+  /** One step of the tidying a sync left: forgetting unused words first, then the merge, which compacts their deletion too. */
+  private tidyStep(): boolean {
+    return this.engine.forgetUnusedWords() || this.engine.mergeSegments();
   }
 
   /** Deletes the database and indexes the folder from scratch. Only the owner may: the holder would go on writing to a file no one reads. */
@@ -687,8 +695,9 @@ export class IndexKeeper {
    * At open and after a sync, does while no search runs what would otherwise slow the next ones:
    * builds the fuzzy vocabulary, which the first query with an unknown word (a typo, or a word just
    * saved) would pay for — 190 ms of a 220 ms save → searchable on npm's tree, seconds on the Linux
-   * tree; then, as owner, merges the segments a big sync left (Engine.mergeSegments), in steps of
-   * at most MERGE_SLICE_MS so that a search or a save waits for little.
+   * tree; then, as owner, tidies what a big sync left (`tidyStep`: forgets the words no chunk holds
+   * any more, merges segments), in slices of at most TIDY_SLICE_MS so that a search or a save
+   * waits for little.
    */
   private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);
@@ -700,14 +709,17 @@ export class IndexKeeper {
         if (this.engine.prepareVocabulary()) this.emit({ type: 'log', message: `fuzzy vocabulary ready in ${(performance.now() - started).toFixed(0)} ms` });
         if (this.currentRole !== 'owner') return;
         let more = true;
-        while (more && performance.now() - started < MERGE_SLICE_MS) more = this.engine.mergeSegments();
+        while (more && performance.now() - started < TIDY_SLICE_MS) more = this.tidyStep();
         if (more) {
-          this.mergingSince ??= started;
+          this.tidyingSince ??= started;
           return this.workWhenIdle(0);
         }
-        if (this.mergingSince !== undefined) {
-          this.emit({ type: 'log', message: `index segments merged in ${((performance.now() - this.mergingSince) / 1000).toFixed(1)} s` });
-          this.mergingSince = undefined;
+        if (this.tidyingSince !== undefined) {
+          this.emit({
+            type: 'log',
+            message: `index tidied (unused words forgotten, segments merged) in ${((performance.now() - this.tidyingSince) / 1000).toFixed(1)} s`,
+          });
+          this.tidyingSince = undefined;
         }
       } catch (error) {
         // Another process writing (busy) ends this turn; the pass goes on after the next sync.

@@ -256,13 +256,13 @@ test('after a first index the owner merges the segments it left while idle, answ
   const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test' });
   keepers.push(keeper);
   await keeper.sync();
-  assert.equal(keeper.merging, true, 'the first index begins a merge pass');
+  assert.equal(keeper.tidying, true, 'the first index begins a merge pass');
   assert.ok(porterSegments(dbFile) > 1, `the first index left ${porterSegments(dbFile)} segments`);
   const found = (await keeper.search('token7q common')).results.map((result) => result.path);
   assert.ok(found.length > 0);
   const until = Date.now() + 30_000;
-  while (keeper.merging && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(keeper.merging, false, 'the pass ends while idle');
+  while (keeper.tidying && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(keeper.tidying, false, 'the pass ends while idle');
   assert.equal(porterSegments(dbFile), 1);
   assert.deepEqual(
     (await keeper.search('token7q common')).results.map((result) => result.path),
@@ -271,7 +271,7 @@ test('after a first index the owner merges the segments it left while idle, answ
   );
   fs.writeFileSync(path.join(root, 'd00/0001.txt'), 'token1q rewritten\n');
   await keeper.sync();
-  assert.equal(keeper.merging, false);
+  assert.equal(keeper.tidying, false);
 });
 
 test('fused-search index ends with the segments merged', () => {

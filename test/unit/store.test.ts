@@ -157,6 +157,9 @@ test('an index file holds no unused pages after a full index or after many files
   for (let f = 0; f < 200; f++) fs.rmSync(path.join(root, `file${f}.md`));
   await engine.sync();
   assert.equal(unused(), 0);
+  // What a host does next while idle: forget the words no chunk holds, merge the segments.
+  while (engine.forgetUnusedWords() || engine.mergeSegments());
+  assert.equal(unused(), 0);
   const after = engine.store.stats().diskBytes;
   assert.ok(after < before * 0.8, `the deleted files' pages went back to the disk (${before} → ${after} bytes)`);
   integrityOk(engine.store);
@@ -208,6 +211,51 @@ test('a merge pass leaves every FTS5 table in one segment and the file without f
   store.close();
 });
 
+test('unused words are forgotten in steps a search can come between, and a word written between two steps is kept', () => {
+  // 12,000 words, so the pass takes several steps of its 5,000.
+  const words = Array.from({ length: 12_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}x`);
+  const store = storeWith({});
+  for (let f = 0; f < 40; f++) {
+    const text = words.slice(f * 300, (f + 1) * 300).join(' ');
+    store.replaceFile({ path: `f${f}.txt`, size: 1, mtimeMs: 1, hash: text, language: 'text' }, [
+      { title: `f${f}`, kind: 'prose', startLine: 1, endLine: 1, text },
+    ]);
+  }
+  for (let f = 0; f < 40; f += 2) store.removeFile(`f${f}.txt`);
+  store.tidyAfterSync();
+  let steps = 0;
+  for (let more = true; more;) {
+    more = store.forgetUnusedWords();
+    steps++;
+    // A save between two steps: its new words, some sorting before and some after the pass's place, stay.
+    if (steps === 1)
+      store.replaceFile({ path: 'late.txt', size: 1, mtimeMs: 1, hash: 'late', language: 'text' }, [
+        { title: 'late', kind: 'prose', startLine: 1, endLine: 1, text: 'aaalate zzzlate' },
+      ]);
+  }
+  assert.ok(steps >= 2, `${steps} steps`);
+  assert.equal(store.forgetting, false);
+  const remembered = new Set(store.db.prepare('SELECT word FROM seen_words').pluck().all() as string[]);
+  const held = new Set(['aaalate', 'zzzlate', 'late']);
+  for (let f = 1; f < 40; f += 2) {
+    if (f >= 10) held.add(`f${f}`); // a title is a word too, from three characters on
+    for (const word of words.slice(f * 300, (f + 1) * 300)) held.add(word);
+  }
+  assert.deepEqual(
+    [...remembered].filter((w) => !held.has(w)),
+    [],
+    'every word no chunk holds is forgotten',
+  );
+  assert.deepEqual(
+    [...held].filter((w) => !remembered.has(w)),
+    [],
+    'and every word a chunk holds is remembered',
+  );
+  assert.deepEqual(store.wordsContaining('zzzlat', 10), ['zzzlate']);
+  integrityOk(store);
+  store.close();
+});
+
 test('a substring finds exactly the chunks whose words hold it, after files are replaced and removed, and words no chunk holds are forgotten', () => {
   // Words built from a few stems, so substrings are shared by many words and many chunks.
   const stems = ['alloc', 'page', 'fault', 'lock', 'irq'];
@@ -249,6 +297,8 @@ test('a substring finds exactly the chunks whose words hold it, after files are 
     files.delete(path);
   }
   store.tidyAfterSync();
+  assert.equal(store.forgetting, true, 'the sync deleted enough chunks to begin forgetting');
+  while (store.forgetUnusedWords());
   const held = new Set([...files.values()].flatMap((text) => text.split(' ')).concat([...files.keys()].map((p) => p.slice(0, -3))));
   const remembered = store.db.prepare('SELECT word FROM seen_words').pluck().all() as string[];
   assert.deepEqual(

@@ -63,6 +63,11 @@ const MATCH_COUNTS_KEPT = 2_000;
  * postings, seconds on a big tree.
  */
 const FORGET_UNUSED_WORDS_AT = 0.1;
+/**
+ * Words compared with the index's terms per step of forgetting the unused ones: tens of
+ * milliseconds on the Linux tree, where one statement over its 4 M words held the thread for 7 s.
+ */
+const FORGET_STEP_WORDS = 5_000;
 
 /** Chunks written and deleted, as a share of the index, that begin a merge pass (see `tidyAfterSync`). */
 const MERGE_AFTER_SHARE = 0.1;
@@ -126,6 +131,8 @@ export class IndexStore {
   private changes = 0;
   /** Chunks this connection deleted since it last forgot the words no chunk holds (see `tidyAfterSync`). */
   private chunksDeleted = 0;
+  /** Where the pass forgetting unused words goes on (the last word it compared), while one is due. */
+  private forgetAfter: string | undefined;
   /** Chunks this connection wrote or deleted since `tidyAfterSync` last counted them. */
   private chunksRewritten = 0;
   /** The sum of every chunk's `trigramCount`, as the meta table keeps it; read when first needed. */
@@ -166,7 +173,6 @@ export class IndexStore {
       lastChunkId: db.prepare('SELECT coalesce(max(id), 0) FROM chunks').pluck(),
       insertChunkLengths: db.prepare('INSERT INTO chunk_lengths (id, trigrams) SELECT value ->> 0, value ->> 1 FROM json_each(?)'),
       insertChunkWords: db.prepare('INSERT INTO fts_chunk_words (rowid, title, words) VALUES (?, ?, ?)'),
-      forgetUnusedWords: db.prepare('DELETE FROM seen_words WHERE word NOT IN (SELECT term FROM chunk_words_vocab)'),
       addSeenWords: db.prepare('INSERT OR IGNORE INTO seen_words (word) SELECT value FROM json_each(?)'),
       holdsSubstring: db.prepare('SELECT 1 FROM word_trigrams WHERE word_trigrams MATCH ? LIMIT 1').pluck(),
       wordFrequencies: db
@@ -533,7 +539,8 @@ export class IndexStore {
 
   /**
    * What a sync that changed files leaves to tidy:
-   * - the words no chunk holds any more are forgotten, when enough were deleted (FORGET_UNUSED_WORDS_AT);
+   * - a pass that forgets the words no chunk holds any more begins (`forgetUnusedWords`), when
+   *   enough were deleted (FORGET_UNUSED_WORDS_AT);
    * - a merge pass begins (`beginMerge`) once the chunks written and deleted since the last one
    *   reach MERGE_AFTER_SHARE of the index, counted across processes. Besides the segments a bulk
    *   write leaves, FTS5 deletes by writing tombstones into new segments, so the old entries stay
@@ -545,7 +552,7 @@ export class IndexStore {
    */
   tidyAfterSync(): void {
     if (this.chunksDeleted > 0 && this.chunksDeleted >= this.chunkCount * FORGET_UNUSED_WORDS_AT) {
-      this.statements.forgetUnusedWords.run();
+      this.forgetAfter = '';
       this.chunksDeleted = 0;
     }
     const rewritten = Number(this.meta(REWRITTEN_META) ?? 0) + this.chunksRewritten;
@@ -557,6 +564,39 @@ export class IndexStore {
       this.setMeta(REWRITTEN_META, String(rewritten));
     }
     this.db.pragma('incremental_vacuum');
+  }
+
+  /** Whether a pass forgetting unused words has steps left (`forgetUnusedWords`). */
+  get forgetting(): boolean {
+    return this.forgetAfter !== undefined;
+  }
+
+  /**
+   * One step of the pass that forgets the words no chunk holds any more: the next
+   * FORGET_STEP_WORDS of the index's terms, in order, against the remembered words in the same
+   * range. Both lists are read in the step, so a word written between steps is never taken for
+   * unused. Returns whether the pass has more to do.
+   */
+  forgetUnusedWords(): boolean {
+    const after = this.forgetAfter;
+    if (after === undefined) return false;
+    const terms = this.cached('SELECT term FROM chunk_words_vocab WHERE term > ? ORDER BY term LIMIT ?').pluck().all(after, FORGET_STEP_WORDS) as string[];
+    const last = terms.length === FORGET_STEP_WORDS ? terms.at(-1)! : undefined;
+    const words = (
+      last === undefined
+        ? this.cached('SELECT id, word FROM seen_words WHERE word > ?').all(after)
+        : this.cached('SELECT id, word FROM seen_words WHERE word > ? AND word <= ?').all(after, last)
+    ) as Array<{ id: number; word: string }>;
+    const held = new Set(terms);
+    const unused = words.filter(({ word }) => !held.has(word));
+    if (unused.length > 0) {
+      const forget = this.cached('DELETE FROM seen_words WHERE id = ?');
+      this.transaction(() => {
+        for (const { id } of unused) forget.run(id);
+      });
+    }
+    this.forgetAfter = last;
+    return last !== undefined;
   }
 
   /**
