@@ -35,7 +35,7 @@ interface Folder {
   keeper: IndexKeeper;
 }
 
-/** How long the indexes may take to close once the host has gone; the lease expires on its own after that. */
+/** How long the indexes may take to close once the host has gone; then the worker exits anyway, and a lease whose process is gone is free to take. */
 const CLOSE_GRACE_MS = 5_000;
 
 const folders = new Map<FolderId, Folder>();
