@@ -298,9 +298,9 @@ export class IndexKeeper {
       this.emit({ type: 'log', message: `${paths.length} files changed at once: syncing them as one batch` });
       // New ignore rules may change what the whole folder holds, and a first index not finished
       // needs the crawl anyway.
-      const wholeFolder = paths.some(isIgnoreFile) || this.engine.lastSync() === undefined;
-      if (paths.some(isIgnoreFile)) this.engine.reloadRules();
-      await (wholeFolder ? this.resync() : this.syncPaths(paths));
+      const rulesChanged = paths.some(isIgnoreFile);
+      if (rulesChanged) this.engine.reloadRules();
+      await (rulesChanged || this.engine.lastSync() === undefined ? this.resync() : this.syncPaths(paths));
       return [];
     }
     let rescan = options.rescan ?? false;

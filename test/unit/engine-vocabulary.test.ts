@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,6 +45,18 @@ function bigIndex(smallFiles = 0): string {
   return path.join(dir, 'index.db');
 }
 
+/**
+ * An engine on `dbFile` that has built its vocabulary (a typo corrected), with the clock in the
+ * test's hands from then on, and a count of the rebuilds after that.
+ */
+async function engineWithItsVocabulary(t: TestContext, dbFile: string): Promise<{ engine: Engine; root: string; reads: () => number }> {
+  const engine = await Engine.open({ dbFile });
+  engine.searchIndexed('kuberntes');
+  const reads = countVocabularyReads(engine);
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  return { engine, root: path.dirname(dbFile), reads };
+}
+
 test('the vocabulary of a big index is kept in it, so the next process corrects typos without rebuilding it', async () => {
   const dbFile = bigIndex();
   const first = await Engine.open({ dbFile });
@@ -75,12 +87,7 @@ test('a kept vocabulary is rebuilt once enough files changed after it, so new wo
 });
 
 test('a long-running engine keeps a big vocabulary through a few edits, and rebuilds it after many', async (t) => {
-  const dbFile = bigIndex();
-  const root = path.dirname(dbFile);
-  const engine = await Engine.open({ dbFile });
-  engine.searchIndexed('kuberntes');
-  const reads = countVocabularyReads(engine);
-  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const { engine, root, reads } = await engineWithItsVocabulary(t, bigIndex());
   await writeNewWord(engine, root, 'edit', 0, 5);
   t.mock.timers.tick(60_000);
   engine.searchIndexed('zookeepr');
@@ -93,12 +100,7 @@ test('a long-running engine keeps a big vocabulary through a few edits, and rebu
 });
 
 test('a search during a branch switch corrects against the vocabulary it has and leaves the rebuild to idle time, unless a quarter of the index changed', async (t) => {
-  const dbFile = bigIndex(400);
-  const root = path.dirname(dbFile);
-  const engine = await Engine.open({ dbFile });
-  engine.searchIndexed('kuberntes');
-  const reads = countVocabularyReads(engine);
-  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const { engine, root, reads } = await engineWithItsVocabulary(t, bigIndex(400));
   // 60 of 411 files: past the drift that retires a vocabulary (50 files, 1%), short of a quarter.
   await writeNewWord(engine, root, 'switch', 0, 60);
   t.mock.timers.tick(60_000);
