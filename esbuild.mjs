@@ -40,6 +40,8 @@ await Promise.all([
       worker: 'src/worker/worker.ts',
       // The indexer's pool threads (src/core/prepare/pool.ts), started beside whichever bundle indexes.
       'prepare-worker': 'src/core/prepare/worker.ts',
+      // The bulk writer's thread (src/core/store/batch-writer.ts), likewise.
+      'store-writer': 'src/core/store/writer-thread.ts',
     },
     outExtension: { '.js': '.cjs' },
     outdir: join(out, 'dist'),

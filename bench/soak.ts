@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     for (const failure of failures.slice(0, 10)) console.log(`  MISSED ${failure}`);
     process.exitCode = failures.length === 0 ? 0 : 1;
   } finally {
-    for (let i = 0; i < SOAK_FILES; i++) engine.removeFile(soakPath(i));
+    for (let i = 0; i < SOAK_FILES; i++) await engine.removeFile(soakPath(i));
     fs.rmSync(soakDir, { recursive: true, force: true });
     engine.close();
   }

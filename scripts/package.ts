@@ -3,6 +3,7 @@
 //   dist/extension.cjs, dist/worker.cjs,  the esbuild bundles (run `node esbuild.mjs --production` first);
 //   dist/cli.cjs                          cli.cjs is the MCP server the extension offers VS Code
 //   dist/prepare-worker.cjs               the indexer's pool threads, started beside worker.cjs and cli.cjs
+//   dist/store-writer.cjs                 the indexer's bulk writer thread, likewise
 //   media/dist/                             the webview's script, styles and codicons
 //   dist/node_modules/better-sqlite3        its JS and the prebuilt binaries for linux, darwin and win32
 //   dist/node_modules/onnxruntime-node      its JS and CPU binaries (with onnxruntime-common), for the
@@ -38,7 +39,7 @@ writeFileSync(
   join(stage, 'README.md'),
   `# Fused Search\n\n${String(manifest.description)}\n\nRun **Fused Search: Search Workspace** (Ctrl+Alt+F), or open the Fused Search view in the activity bar. Every result says which stage ranked it (RRF, proximity or fuzzy) and why.\n`,
 );
-for (const file of ['extension.cjs', 'worker.cjs', 'cli.cjs', 'prepare-worker.cjs']) copy(`dist/${file}`);
+for (const file of ['extension.cjs', 'worker.cjs', 'cli.cjs', 'prepare-worker.cjs', 'store-writer.cjs']) copy(`dist/${file}`);
 for (const file of readdirSync(join(projectRoot, 'media/dist')).filter((f) => !f.endsWith('.map'))) copy(`media/dist/${file}`);
 
 // Under dist/: vsce drops a top-level node_modules when it does not walk dependencies, and Node

@@ -145,10 +145,11 @@ export class Engine {
   embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> | undefined {
     const { lane, embeddingConfig } = this;
     if (!lane || !embeddingConfig) return undefined;
-    return lane.embedPending(options).then((outcome) => {
+    const inWriteTurn = (write: () => void) => this.indexer.inWriteTurn(write);
+    return lane.embedPending({ ...options, inWriteTurn }).then(async (outcome) => {
       if (!outcome.failed && !options.signal?.aborted) {
         const { apiKey: _key, ...recorded } = embeddingConfig;
-        this.store.setMeta(EMBEDDING_META, JSON.stringify(recorded));
+        await inWriteTurn(() => this.store.setMeta(EMBEDDING_META, JSON.stringify(recorded)));
       }
       return outcome;
     });
@@ -194,19 +195,24 @@ export class Engine {
     return this.indexer.updateFile(relPath);
   }
 
-  removeFile(relPath: string): boolean {
+  removeFile(relPath: string): Promise<boolean> {
     return this.indexer.removeFile(relPath);
   }
 
   /** Drops every indexed file under a folder (relative to the root); returns their paths. */
-  removeFolder(relDir: string): string[] {
+  async removeFolder(relDir: string): Promise<string[]> {
     const prefix = `${relDir}/`;
     const under = this.store
       .catalog()
       .filter((entry) => entry.path.startsWith(prefix))
       .map((entry) => entry.path);
-    for (const relPath of under) this.indexer.removeFile(relPath);
+    for (const relPath of under) await this.indexer.removeFile(relPath);
     return under;
+  }
+
+  /** Runs a write to the index once the writes before it are done (Indexer.inWriteTurn). */
+  inWriteTurn<T>(write: () => T | Promise<T>): Promise<T> {
+    return this.indexer.inWriteTurn(write);
   }
 
   /** Whether the index holds this file (relative to the root). */
@@ -447,11 +453,10 @@ export class Engine {
     const { words, docFreq } = this.store.vocabulary();
     const vocabulary = new Vocabulary(words, docFreq);
     if (vocabulary.size >= SNAPSHOT_MIN_WORDS) {
-      try {
-        this.store.saveVocabularySnapshot({ builtAt, files, data: vocabulary.toBytes() });
-      } catch {
-        // A full disk or a read-only file: the next process builds its own, nothing is lost.
-      }
+      // In its write turn, which the search that built it does not wait for. A full disk or a
+      // read-only file: the next process builds its own, nothing is lost.
+      const data = vocabulary.toBytes();
+      this.indexer.inWriteTurn(() => this.store.saveVocabularySnapshot({ builtAt, files, data })).catch(() => undefined);
     }
     return { vocabulary, builtAt, files, checkedAt: builtAt };
   }

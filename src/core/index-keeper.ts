@@ -543,16 +543,12 @@ export class IndexKeeper {
   /** One heartbeat: renew the lease as owner, or try to take it over as reader. */
   private tick(): void {
     if (this.closed) return;
+    if (this.currentRole === 'owner') {
+      // In its write turn: renewing is a write, and a sync's batch may be being written on another thread.
+      this.engine.inWriteTurn(() => this.renewLease()).catch((error: unknown) => this.heartbeatFailed(error));
+      return;
+    }
     try {
-      if (this.currentRole === 'owner') {
-        const p = this.syncRun?.progress;
-        if (this.lease.renew(p ? { phase: p.phase, filesFound: p.filesFound, filesDone: p.filesDone } : undefined)) return;
-        // Our heartbeat was late enough for another process to take over: it indexes from now on.
-        this.syncRun?.abort.abort();
-        this.embedRun?.abort.abort();
-        this.becomeReader(this.lease.holder());
-        return;
-      }
       const claim = this.lease.tryAcquire();
       if (claim.acquired) {
         this.currentRole = 'owner';
@@ -568,9 +564,23 @@ export class IndexKeeper {
       if (this.versionSeen !== undefined && version !== this.versionSeen) this.emit({ type: 'changed' });
       this.versionSeen = version;
     } catch (error) {
-      // A busy database (another writer) at heartbeat time is retried at the next one.
-      this.emit({ type: 'log', message: `lease heartbeat failed: ${errorMessage(error)}` });
+      this.heartbeatFailed(error);
     }
+  }
+
+  /** A busy database (another writer) at heartbeat time is retried at the next one. */
+  private heartbeatFailed(error: unknown): void {
+    this.emit({ type: 'log', message: `lease heartbeat failed: ${errorMessage(error)}` });
+  }
+
+  private renewLease(): void {
+    if (this.closed || this.currentRole !== 'owner') return;
+    const p = this.syncRun?.progress;
+    if (this.lease.renew(p ? { phase: p.phase, filesFound: p.filesFound, filesDone: p.filesDone } : undefined)) return;
+    // Our heartbeat was late enough for another process to take over: it indexes from now on.
+    this.syncRun?.abort.abort();
+    this.embedRun?.abort.abort();
+    this.becomeReader(this.lease.holder());
   }
 
   private becomeReader(holder: LeaseHolder | undefined): void {

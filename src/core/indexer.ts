@@ -9,8 +9,9 @@ import { recentFirst } from './crawl/recent.ts';
 import type { IndexOptions } from './options.ts';
 import { prepareFile, type PreparedFile } from './prepare/index.ts';
 import { LocalPreparer, PreparePool, type Preparer } from './prepare/pool.ts';
+import { LocalWriter, ThreadWriter, type BatchWriter } from './store/batch-writer.ts';
 import { isDiskFull } from './store/database.ts';
-import type { FileChunks, IndexStore } from './store/store.ts';
+import type { FileChunks, IndexStore, TouchedFile } from './store/store.ts';
 import type { FileStat, SkipReason } from './types.ts';
 
 /** Where the CLI keeps an index inside the folder it indexes; never indexed itself. */
@@ -81,7 +82,7 @@ type PathVerdict = { kind: 'file'; file: FileStat } | { kind: 'folder' } | { kin
 
 export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { skipped: SkipReason };
 
-/** Files written per transaction: big enough to amortise commits, small enough to keep memory flat. */
+/** Files written per transaction (touched ones included): big enough to amortise commits, small enough to keep memory flat. */
 const BATCH_FILES = 256;
 const BATCH_BYTES = 8 * 1024 * 1024;
 /**
@@ -108,6 +109,14 @@ export class Indexer {
   /** Loading the grammars takes a moment; a process that only searches never pays for it. */
   private chunker: Promise<Chunker> | undefined;
   private syncsRunning = 0;
+  /**
+   * The last write handed a turn (`inWriteTurn`). A sync's batch may be written on the bulk
+   * writer's thread while this thread goes on; a write here meanwhile would wait for that batch's
+   * transaction with the thread blocked in SQLite's busy handler, so it waits for its turn instead.
+   */
+  private lastWrite: Promise<unknown> = Promise.resolve();
+  /** Writes handed a turn and not yet done. */
+  private writesInTurn = 0;
 
   constructor(store: IndexStore, root: string, options: IndexOptions) {
     this.store = store;
@@ -118,6 +127,20 @@ export class Indexer {
   /** True while a sync runs on this indexer. */
   get syncing(): boolean {
     return this.syncsRunning > 0;
+  }
+
+  /**
+   * Runs `write` once the writes handed a turn before it are done, the batch a sync is writing on
+   * the bulk writer's thread included; at once when there are none. Every write to this index from
+   * this process goes through here (the lease's heartbeat too); a search only reads, and waits for
+   * nothing.
+   */
+  inWriteTurn<T>(write: () => T | Promise<T>): Promise<T> {
+    this.writesInTurn++;
+    // The executor runs at once, and what `write` throws rejects the promise.
+    const turn = this.writesInTurn === 1 ? new Promise<T>((resolve) => resolve(write())) : this.lastWrite.then(write);
+    this.lastWrite = turn.catch(() => undefined).finally(() => this.writesInTurn--);
+    return turn;
   }
 
   async sync(options: SyncOptions = {}): Promise<IndexSummary> {
@@ -200,37 +223,47 @@ export class Indexer {
     // the user changed lately is what they will search for while it runs.
     const changed = !listed && outdated.length >= POOL_MIN_FILES && !signal?.aborted ? await recentFirst(this.root, outdated) : outdated;
 
-    // Every write goes through `write`: a full disk stops the run with a message instead of an
-    // exception, and the counters only count what was committed.
-    const write = (fn: () => void): boolean => {
+    // Every write goes through `write`, in its turn: a full disk stops the run with a message
+    // instead of an exception, and the counters only count what was committed.
+    const write = async (fn: () => unknown): Promise<boolean> => {
       if (summary.stopped) return false;
       try {
-        fn();
+        await this.inWriteTurn(fn);
         return true;
       } catch (error) {
         if (!isDiskFull(error)) throw error;
-        summary.stopped = { code: 'disk-full', message: this.fullMessage(`after ${summary.added + summary.updated} new or changed files`) };
+        summary.stopped ??= { code: 'disk-full', message: this.fullMessage(`after ${summary.added + summary.updated} new or changed files`) };
         return false;
       }
     };
+    const { preparer, writer, ahead } = this.preparer(changed.length);
     let batch: Array<FileChunks & { isNew: boolean; bytes: number }> = [];
+    let touched: TouchedFile[] = [];
     let batchBytes = 0;
-    const flush = () => {
-      if (batch.length === 0) return;
-      const writes = batch;
+    // One batch is written while the next is prepared; the one after waits for it (memory stays flat).
+    let writing: Promise<unknown> = Promise.resolve();
+    const flush = async () => {
+      if (batch.length + touched.length === 0) return;
+      const files = batch;
+      const touches = touched;
       batch = [];
+      touched = [];
       batchBytes = 0;
-      const ok = write(() => this.store.replaceFiles(writes));
-      if (!ok) return;
-      for (const entry of writes) {
-        if (entry.isNew) summary.added++;
-        else summary.updated++;
-        summary.bytes += entry.bytes;
-      }
+      await writing;
+      writing = write(() => writer.write({ files, touched: touches })).then((ok) => {
+        if (!ok) return;
+        summary.unchanged += touches.length;
+        for (const entry of files) {
+          if (entry.isNew) summary.added++;
+          else summary.updated++;
+          summary.bytes += entry.bytes;
+        }
+      });
+      // A failure is thrown where `writing` is awaited: the next flush, or the end of the run.
+      writing.catch(() => undefined);
     };
 
     let done = found.length - changed.length;
-    const { preparer, ahead } = this.preparer(changed.length);
     const queued = new Map<number, Promise<PreparedFile>>();
     let next = 0;
     let queuedBytes = 0;
@@ -259,33 +292,34 @@ export class Indexer {
           continue;
         }
         if (prepared.status === 'unchanged') {
-          if (write(() => this.store.touchFile(file.relPath, file.size, file.mtimeMs))) summary.unchanged++;
-          continue;
+          touched.push({ path: file.relPath, size: file.size, mtimeMs: file.mtimeMs });
+        } else {
+          batch.push({
+            record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: prepared.hash, language: prepared.language },
+            chunks: prepared.chunks,
+            words: prepared.words,
+            isNew: !catalog.has(file.relPath),
+            bytes: prepared.bytes,
+          });
+          batchBytes += prepared.bytes;
         }
-        batch.push({
-          record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: prepared.hash, language: prepared.language },
-          chunks: prepared.chunks,
-          words: prepared.words,
-          isNew: !catalog.has(file.relPath),
-          bytes: prepared.bytes,
-        });
-        batchBytes += prepared.bytes;
-        if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+        if (batch.length + touched.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
       }
+      await flush();
+      await writing;
     } finally {
       // Jobs still queued (a cancelled or stopped run) are dropped: closing settles them unprepared.
       const dropped = Promise.allSettled(queued.values());
-      await preparer.close();
+      await Promise.all([preparer.close(), writing.catch(() => undefined).then(() => writer.close())]);
       await dropped;
     }
-    flush();
 
     if (!signal?.aborted && !summary.stopped) {
       report({ phase: 'finishing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes }, true);
       const present = new Set(found.map((file) => file.relPath));
       const gone = [...(listed?.paths ?? catalog.keys())].filter((relPath) => catalog.has(relPath) && !present.has(relPath));
       let removed = 0;
-      const ok = write(() =>
+      const ok = await write(() =>
         this.store.transaction(() => {
           removed = 0;
           for (const relPath of gone) if (this.store.removeFile(relPath)) removed++;
@@ -302,7 +336,7 @@ export class Indexer {
       );
       if (ok) summary.removed = removed;
       summary.complete = ok;
-      if (ok && summary.added + summary.updated + summary.removed > 0) write(() => this.store.tidyAfterSync());
+      if (ok && summary.added + summary.updated + summary.removed > 0) await write(() => this.store.tidyAfterSync());
     }
     const stats = this.store.stats();
     summary.files = stats.files;
@@ -326,40 +360,47 @@ export class Indexer {
 
   private async updateFileUnguarded(relPath: string): Promise<UpdateOutcome> {
     const normalized = relPath.split(path.sep).join('/');
-    const outcome = await this.updateOne(normalized);
-    this.noteSecret(normalized, typeof outcome === 'object' && outcome.skipped === 'secret');
-    return outcome;
+    const update = await this.planUpdate(normalized);
+    return this.inWriteTurn(() => {
+      const outcome = update();
+      this.noteSecret(normalized, typeof outcome === 'object' && outcome.skipped === 'secret');
+      return outcome;
+    });
   }
 
-  private async updateOne(normalized: string): Promise<UpdateOutcome> {
+  /** Judges and prepares one file; what it returns writes the change, in its turn, and says what it came to. */
+  private async planUpdate(normalized: string): Promise<() => UpdateOutcome> {
     const verdict = await this.judgePath(normalized);
-    if (verdict.kind === 'absent' || verdict.kind === 'folder') return this.store.removeFile(normalized) ? 'removed' : 'ignored';
+    if (verdict.kind === 'absent' || verdict.kind === 'folder') return () => (this.store.removeFile(normalized) ? 'removed' : 'ignored');
     if (verdict.kind === 'kept-out') {
-      this.store.removeFile(normalized);
-      return { skipped: verdict.reason };
+      return () => {
+        this.store.removeFile(normalized);
+        return { skipped: verdict.reason };
+      };
     }
     const { absPath, size, mtimeMs } = verdict.file;
     const known = this.store.file(normalized);
-    if (known && known.size === size && known.mtimeMs === mtimeMs) return 'unchanged';
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return () => 'unchanged';
     const job = { absPath, relPath: normalized, maxFileBytes: this.options.maxFileBytes, ...(known ? { knownHash: known.hash } : {}) };
     const prepared = await prepareFile(await this.loadChunker(), job);
     if (prepared.status === 'skipped') {
-      // A file the chunker failed on keeps its previous chunks; one that can no longer be read loses them.
-      if (prepared.reason !== 'chunk-failed') this.store.removeFile(normalized);
-      return { skipped: prepared.reason };
+      return () => {
+        // A file the chunker failed on keeps its previous chunks; one that can no longer be read loses them.
+        if (prepared.reason !== 'chunk-failed') this.store.removeFile(normalized);
+        return { skipped: prepared.reason };
+      };
     }
     if (prepared.status === 'unchanged') {
-      this.store.touchFile(normalized, size, mtimeMs);
-      return 'unchanged';
+      return () => {
+        this.store.touchFile(normalized, size, mtimeMs);
+        return 'unchanged';
+      };
     }
-    this.store.replaceFiles([
-      {
-        record: { path: normalized, size, mtimeMs, hash: prepared.hash, language: prepared.language },
-        chunks: prepared.chunks,
-        words: prepared.words,
-      },
-    ]);
-    return 'indexed';
+    const record = { path: normalized, size, mtimeMs, hash: prepared.hash, language: prepared.language };
+    return () => {
+      this.store.replaceFiles([{ record, chunks: prepared.chunks, words: prepared.words }]);
+      return 'indexed';
+    };
   }
 
   /** What `normalized` (relative to the root, `/`-separated) is to the index: the crawl's rules for one path. */
@@ -408,11 +449,13 @@ export class Indexer {
     return { found, paths: normalized };
   }
 
-  removeFile(relPath: string): boolean {
+  async removeFile(relPath: string): Promise<boolean> {
+    const normalized = relPath.split(path.sep).join('/');
     try {
-      const normalized = relPath.split(path.sep).join('/');
-      this.noteSecret(normalized, false);
-      return this.store.removeFile(normalized);
+      return await this.inWriteTurn(() => {
+        this.noteSecret(normalized, false);
+        return this.store.removeFile(normalized);
+      });
     } catch (error) {
       if (isDiskFull(error)) throw new IndexFullError(this.fullMessage(`while removing ${relPath}`), { cause: error });
       throw error;
@@ -458,12 +501,22 @@ export class Indexer {
     this.pathFilter = undefined;
   }
 
-  /** Where a sync of `files` changed files prepares them, and how far ahead; closed by the sync. */
-  private preparer(files: number): { preparer: Preparer; ahead: typeof LOCAL_AHEAD } {
+  /**
+   * Where a sync of `files` changed files prepares and writes them, and how far ahead it prepares;
+   * closed by the sync. With pool threads, the batches are written on a thread of their own too,
+   * and this thread is left to the searches.
+   */
+  private preparer(files: number): { preparer: Preparer; writer: BatchWriter; ahead: typeof LOCAL_AHEAD } {
     const local = new LocalPreparer(() => this.loadChunker());
     const threads = this.options.prepareThreads ?? 0;
-    if (threads === 0 || files < POOL_MIN_FILES) return { preparer: local, ahead: LOCAL_AHEAD };
-    return { preparer: new PreparePool(threads, { chunkMaxBytes: this.options.chunkMaxBytes }, local), ahead: POOL_AHEAD };
+    if (threads === 0 || files < POOL_MIN_FILES || this.store.dbFile === ':memory:') {
+      return { preparer: local, writer: new LocalWriter(this.store), ahead: LOCAL_AHEAD };
+    }
+    return {
+      preparer: new PreparePool(threads, { chunkMaxBytes: this.options.chunkMaxBytes }, local),
+      writer: new ThreadWriter(this.store),
+      ahead: POOL_AHEAD,
+    };
   }
 
   private loadChunker(): Promise<Chunker> {

@@ -13,6 +13,7 @@ import { recentFirst } from '../../src/core/crawl/recent.ts';
 import { partialNote } from '../../src/core/describe.ts';
 import { IndexKeeper, MASS_CHANGE_FILES } from '../../src/core/index-keeper.ts';
 import type { IndexProgress } from '../../src/core/indexer.ts';
+import { isBusy } from '../../src/core/store/database.ts';
 import type { FileStat } from '../../src/core/types.ts';
 import { tempDir } from './helpers/store.ts';
 
@@ -179,6 +180,52 @@ test(`a mass change (${MASS_CHANGE_FILES}+ files, a checkout) is one batch; sear
   );
   assert.equal(keeper.chunksMatching('"after"', 2000), 800, 'every changed file holds its new text');
   assert.equal(keeper.chunksMatching('"before"', 2000), 800, 'and no longer its old one');
+});
+
+test('with preparing threads, batches are written on a thread of their own: searches are answered while a batch is being written, from what was committed before it', async () => {
+  // Every tenth file holds the word searched for; the filler makes each batch take a while to write.
+  const root = folderOf(3000, 'filler '.repeat(200));
+  for (let i = 0; i < 3000; i += 10)
+    fs.appendFileSync(path.join(root, `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`), 'tenthword\n');
+  const dbFile = path.join(tempDir('fused-first-db-'), 'index.db');
+  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test', index: { prepareThreads: 1 } });
+  keepers.push(keeper);
+  // The test's own connection: BEGIN IMMEDIATE fails at once while another connection holds the
+  // write lock, and a count reads what is committed.
+  const probe = new Database(dbFile);
+  probe.pragma('busy_timeout = 0');
+  const batchBeingWritten = () => {
+    try {
+      probe.exec('BEGIN IMMEDIATE');
+      probe.exec('ROLLBACK');
+      return false;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      return true;
+    }
+  };
+  const committed = () => probe.prepare("SELECT count(*) FROM fts_porter WHERE fts_porter MATCH 'tenthword'").pluck().get() as number;
+  let synced = false;
+  const syncing = keeper.sync().then((summary) => {
+    synced = true;
+    return summary;
+  });
+  let answeredDuringABatch = 0;
+  while (!synced) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!batchBeingWritten()) continue;
+    const before = committed();
+    const answer = await keeper.search('tenthword', { limit: 500 });
+    // Only an answer given while one and the same batch was being written counts.
+    if (!batchBeingWritten() || committed() !== before) continue;
+    answeredDuringABatch++;
+    assert.ok(answer.partial, 'labelled as results so far');
+    assert.equal(answer.results.length, before, 'every file committed before the batch, and none of the batch');
+  }
+  probe.close();
+  assert.equal((await syncing)?.added, 3000);
+  assert.ok(answeredDuringABatch > 0, 'no search was answered while a batch was being written');
+  assert.equal((await keeper.search('tenthword', { limit: 500 })).results.length, 300);
 });
 
 test('a mass change reads only the files it names: changed, new, deleted and credential files take effect without a crawl; a new folder among them brings one', async () => {

@@ -32,6 +32,12 @@ const DEFAULT_QUERY_BUDGET_MS = 300;
 const FAILURE_COOLDOWN_MS = 30_000;
 const QUERY_CACHE_SIZE = 128;
 
+export interface EmbedPassOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: EmbedProgress) => void;
+  inWriteTurn?: (write: () => void) => Promise<void>;
+}
+
 export class SemanticLane {
   readonly embedder: Embedder;
   private readonly vectors: VectorStore;
@@ -59,13 +65,15 @@ export class SemanticLane {
   /**
    * Embeds every chunk whose content has no vector of this model yet, batch by batch, then drops
    * vectors nothing holds any more (and other models'). Aborting stops after the batch in flight;
-   * what was stored stays.
+   * what was stored stays. Each write runs through `inWriteTurn` when given (Indexer.inWriteTurn).
    */
-  async embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> {
-    const { signal, onProgress } = options;
+  async embedPending(options: EmbedPassOptions = {}): Promise<EmbedOutcome> {
+    const { signal, onProgress, inWriteTurn = async (write) => write() } = options;
     const model = this.model;
-    this.vectors.ensureSchema();
-    this.vectors.hashNewChunks();
+    await inWriteTurn(() => {
+      this.vectors.ensureSchema();
+      this.vectors.hashNewChunks();
+    });
     const total = this.vectors.countPending(model);
     let done = 0;
     let afterId = 0;
@@ -86,15 +94,17 @@ export class SemanticLane {
         this.failure = { message, until: this.now() + FAILURE_COOLDOWN_MS };
         return { embedded: done, failed: message };
       }
-      this.vectors.put(
-        model,
-        batch.map((chunk, i) => ({ hash: chunk.hash, vector: vectors[i]! })),
+      await inWriteTurn(() =>
+        this.vectors.put(
+          model,
+          batch.map((chunk, i) => ({ hash: chunk.hash, vector: vectors[i]! })),
+        ),
       );
       done += batch.length;
       afterId = batch.at(-1)!.chunkId;
       onProgress?.({ done, total: Math.max(total, done) });
     }
-    this.vectors.removeStale(model);
+    await inWriteTurn(() => this.vectors.removeStale(model));
     this.failure = undefined;
     return { embedded: done };
   }

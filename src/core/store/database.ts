@@ -112,14 +112,15 @@ export interface OpenedDatabase {
  * Opens (creating if needed) the database at `file`. A corrupt file, a file that is not SQLite,
  * or one written by another schema version is renamed to `<file>.broken-<time>` with its WAL and
  * SHM files, and a fresh database takes its place. A database locked by another process past the
- * busy timeout is not broken: that error is thrown, and the file left alone.
+ * busy timeout is not broken: that error is thrown, and the file left alone. So is any error when
+ * the file is `existing`, a second connection to an index this process already opened.
  */
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): OpenedDatabase {
+export function openDatabase(file: string, options: { readonly?: boolean; existing?: boolean } = {}): OpenedDatabase {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
     return { db: openChecked(file, options.readonly ?? false) };
   } catch (error) {
-    if (file === ':memory:' || options.readonly || isBusy(error)) throw error;
+    if (file === ':memory:' || options.readonly || options.existing || isBusy(error)) throw error;
     const problem = error instanceof UnusableDatabase ? error.message : `it could not be read (${errorMessage(error)})`;
     const aside = moveAside(file);
     return {

@@ -23,6 +23,29 @@ export interface FileChunks {
   words?: readonly ChunkWords[];
 }
 
+/** A file whose content hash is unchanged but whose size or mtime moved (a checkout rewrote it as it was). */
+export interface TouchedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** One transaction of a sync (`writeBatch`): files whose content changed, and files only touched. */
+export interface WriteBatch {
+  files: readonly FileChunks[];
+  touched: readonly TouchedFile[];
+}
+
+/**
+ * What a batch written on another connection to this database changed in the counts a store
+ * keeps for its own writes (`absorb`): the bulk writer's thread has a connection of its own.
+ */
+export interface WriteTally {
+  chunks: number;
+  chunksDeleted: number;
+  chunksRewritten: number;
+}
+
 export interface CatalogEntry extends FileRecord {
   id: number;
   indexedAt: number;
@@ -144,7 +167,11 @@ export class IndexStore {
   /** Whether the merge pass has yet to give its free pages back to the disk. */
   private vacuumAfterMerge = false;
 
-  constructor(file: string, options: { readonly?: boolean } = {}) {
+  /**
+   * `existing`: a second connection to an index another connection of this process has open (the
+   * bulk writer's thread): never created or moved aside, since its owner already vouched for it.
+   */
+  constructor(file: string, options: { readonly?: boolean; existing?: boolean } = {}) {
     const opened = openDatabase(file, options);
     this.db = opened.db;
     this.dbFile = file;
@@ -202,10 +229,13 @@ export class IndexStore {
   /**
    * Runs `fn` in one transaction: a file's old and new chunks are never visible half-replaced.
    * A failed transaction (a full disk) is rolled back whole, and the cached chunk count with it.
+   * IMMEDIATE: it takes the write lock before its first read, waiting (busy_timeout) while another
+   * connection writes. A deferred one would read first, and SQLite does not wait for a lock that a
+   * reading transaction asks for: it fails at once with SQLITE_BUSY.
    */
   transaction<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn)();
+      return this.db.transaction(fn).immediate();
     } catch (error) {
       if (!this.db.inTransaction) {
         this.chunkCount = this.statements.countChunks.get() as number;
@@ -242,6 +272,7 @@ export class IndexStore {
    * 3.4 s to 1.1 s. Chunk ids are what SQLite would have chosen, the largest so far plus one.
    */
   replaceFiles(files: readonly FileChunks[]): void {
+    if (files.length === 0) return;
     const s = this.statements;
     this.matchCounts.clear();
     this.changes++;
@@ -281,6 +312,33 @@ export class IndexStore {
   /** Records a new size and mtime for a file whose content hash did not change. */
   touchFile(path: string, size: number, mtimeMs: number): void {
     this.statements.touchFile.run(size, mtimeMs, path);
+  }
+
+  /** A sync's batch in one transaction; returns what it changed in this store's counts, for `absorb`. */
+  writeBatch({ files, touched }: WriteBatch): WriteTally {
+    const before = { chunks: this.chunkCount, chunksDeleted: this.chunksDeleted, chunksRewritten: this.chunksRewritten };
+    this.transaction(() => {
+      for (const file of touched) this.touchFile(file.path, file.size, file.mtimeMs);
+      this.replaceFiles(files);
+    });
+    return {
+      chunks: this.chunkCount - before.chunks,
+      chunksDeleted: this.chunksDeleted - before.chunksDeleted,
+      chunksRewritten: this.chunksRewritten - before.chunksRewritten,
+    };
+  }
+
+  /**
+   * Takes in a batch another connection of this process wrote (`writeBatch` there): the caches
+   * its writes would have cleared, and the counts they would have moved.
+   */
+  absorb(tally: WriteTally): void {
+    this.matchCounts.clear();
+    this.changes++;
+    this.chunkCount += tally.chunks;
+    this.chunksDeleted += tally.chunksDeleted;
+    this.chunksRewritten += tally.chunksRewritten;
+    this.trigramTotal = undefined;
   }
 
   removeFile(path: string): boolean {

@@ -1,0 +1,28 @@
+// The bulk writer's thread (batch-writer.ts): writes each batch the indexing thread sends through
+// a connection of its own, and answers with what the batch changed, or with SQLite's error.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../thread-priority.ts';
+import { errorMessage } from '../error-message.ts';
+import type { WriterData, WriterReply } from './batch-writer.ts';
+import { IndexStore, type WriteBatch } from './store.ts';
+
+lowerThreadPriority();
+
+const port = parentPort!;
+const { dbFile, maxPageCount } = workerData as WriterData;
+// A database this thread cannot open throws here, which ends the thread: the writer then writes
+// on the indexing thread.
+const store = new IndexStore(dbFile, { existing: true });
+store.db.pragma(`max_page_count = ${maxPageCount}`);
+
+port.on('message', ({ id, batch }: { id: number; batch: WriteBatch }) => {
+  let reply: WriterReply;
+  try {
+    reply = { id, tally: store.writeBatch(batch) };
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
+    reply = { id, error: { message: errorMessage(error), ...(code ? { code } : {}) } };
+  }
+  port.postMessage(reply);
+});
