@@ -237,27 +237,25 @@ export class Indexer {
       }
     };
     const { preparer, writer, ahead } = this.preparer(changed.length);
-    let batch: Array<FileChunks & { isNew: boolean; bytes: number }> = [];
+    let batch: FileChunks[] = [];
     let touched: TouchedFile[] = [];
-    let batchBytes = 0;
+    let batchCounts = { added: 0, updated: 0, bytes: 0 };
     // One batch is written while the next is prepared; the one after waits for it (memory stays flat).
     let writing: Promise<unknown> = Promise.resolve();
     const flush = async () => {
       if (batch.length + touched.length === 0) return;
-      const files = batch;
-      const touches = touched;
+      const written = { files: batch, touched };
+      const counts = { ...batchCounts, unchanged: touched.length };
       batch = [];
       touched = [];
-      batchBytes = 0;
+      batchCounts = { added: 0, updated: 0, bytes: 0 };
       await writing;
-      writing = write(() => writer.write({ files, touched: touches })).then((ok) => {
+      writing = write(() => writer.write(written)).then((ok) => {
         if (!ok) return;
-        summary.unchanged += touches.length;
-        for (const entry of files) {
-          if (entry.isNew) summary.added++;
-          else summary.updated++;
-          summary.bytes += entry.bytes;
-        }
+        summary.added += counts.added;
+        summary.updated += counts.updated;
+        summary.unchanged += counts.unchanged;
+        summary.bytes += counts.bytes;
       });
       // A failure is thrown where `writing` is awaited: the next flush, or the end of the run.
       writing.catch(() => undefined);
@@ -298,12 +296,11 @@ export class Indexer {
             record: { path: file.relPath, size: file.size, mtimeMs: file.mtimeMs, hash: prepared.hash, language: prepared.language },
             chunks: prepared.chunks,
             words: prepared.words,
-            isNew: !catalog.has(file.relPath),
-            bytes: prepared.bytes,
           });
-          batchBytes += prepared.bytes;
+          batchCounts[catalog.has(file.relPath) ? 'updated' : 'added']++;
+          batchCounts.bytes += prepared.bytes;
         }
-        if (batch.length + touched.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
+        if (batch.length + touched.length >= BATCH_FILES || batchCounts.bytes >= BATCH_BYTES) await flush();
       }
       await flush();
       await writing;
