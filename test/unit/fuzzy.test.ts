@@ -295,11 +295,20 @@ test('a vocabulary read back from its bytes corrects exactly like the one that w
   const words = [...new Set([...Array.from({ length: 2000 }, () => randomWord(rand, 12)), 'naïve', '日本語の', 'emoji😀x', 'kubernetes'])];
   const docFreq = words.map(() => 1 + Math.floor(rand() * 5));
   const built = new Vocabulary(words, docFreq);
-  const read = Vocabulary.fromBytes(built.toBytes().slice());
-  assert.equal(read.size, built.size);
+  const bytes = built.toBytes();
+  // As stored, and at an offset into a larger buffer: aligned (viewed in place) or not (copied).
+  const at = (offset: number) => {
+    const larger = new Uint8Array(offset + bytes.length);
+    larger.set(bytes, offset);
+    return larger.subarray(offset);
+  };
   const queries = [...words.slice(0, 300).map((w) => mutate(rand, w, 1 + Math.floor(rand() * 2))), 'naive', 'kuberntes', 'emoji😀', '日本語'];
-  for (const query of queries) assert.deepEqual(read.candidates(query), built.candidates(query), query);
-  assert.ok(read.has('kubernetes') && !read.has('kuberntes'));
+  for (const given of [bytes.slice(), at(8), at(3)]) {
+    const read = Vocabulary.fromBytes(given);
+    assert.equal(read.size, built.size);
+    for (const query of queries) assert.deepEqual(read.candidates(query), built.candidates(query), query);
+    assert.ok(read.has('kubernetes') && !read.has('kuberntes'));
+  }
 });
 
 test('bytes that are not a vocabulary, or are cut short, are refused rather than misread', () => {

@@ -291,16 +291,19 @@ export class Vocabulary {
 
   /** The vocabulary `toBytes` wrote. Throws on bytes it did not write or an older format. */
   static fromBytes(bytes: Uint8Array): Vocabulary {
-    // Own, aligned memory: SQLite's buffers may start anywhere, and typed arrays need alignment.
-    const buffer = new Uint8Array(bytes).buffer;
+    // The arrays are viewed in place: a copy of the Linux tree's 20 MB took 95 ms here, most of it
+    // the first touch of fresh memory. Typed arrays need alignment, which SQLite's buffers usually
+    // have (their own memory); bytes that start anywhere else are copied first.
+    const aligned = bytes.byteOffset % 8 === 0 && bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+    const { buffer, byteOffset: start, byteLength } = aligned;
     const types = [Float64Array, Int32Array, Uint16Array, Int32Array, Float64Array, Int32Array, Int32Array, Int32Array] as const;
-    const header = new Uint32Array(buffer, 0, Math.min(2 + types.length, buffer.byteLength >> 2));
+    const header = new Uint32Array(buffer, start, Math.min(2 + types.length, byteLength >> 2));
     if (header.length < 2 + types.length || header[0] !== SNAPSHOT_FORMAT) throw new Error('not a vocabulary snapshot of this format');
     let offset = Math.ceil(header.byteLength / 8) * 8;
     const arrays = types.map((Type, i) => {
       const length = header[2 + i]!;
-      if (offset + length * Type.BYTES_PER_ELEMENT > buffer.byteLength) throw new Error('truncated vocabulary snapshot');
-      const array = new Type(buffer, offset, length);
+      if (offset + length * Type.BYTES_PER_ELEMENT > byteLength) throw new Error('truncated vocabulary snapshot');
+      const array = new Type(buffer, start + offset, length);
       offset += Math.ceil(array.byteLength / 8) * 8;
       return array;
     });
