@@ -226,6 +226,7 @@ test('with preparing threads, batches are written on a thread of their own: sear
   assert.equal((await syncing)?.added, 3000);
   assert.ok(answeredDuringABatch > 0, 'no search was answered while a batch was being written');
   assert.equal((await keeper.search('tenthword', { limit: 500 })).results.length, 300);
+  assert.equal(keeper.chunkCount, 3000, 'the indexing thread counts what the writer thread wrote');
 });
 
 test('a mass change reads only the files it names: changed, new, deleted and credential files take effect without a crawl; a new folder among them brings one', async () => {

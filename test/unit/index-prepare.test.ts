@@ -9,6 +9,8 @@ import { createChunker } from '../../src/core/chunk/index.ts';
 import { Engine } from '../../src/core/engine.ts';
 import type { IndexSummary } from '../../src/core/indexer.ts';
 import { LocalPreparer, PreparePool } from '../../src/core/prepare/pool.ts';
+import { ThreadWriter } from '../../src/core/store/batch-writer.ts';
+import { IndexStore, type WriteBatch } from '../../src/core/store/store.ts';
 import { tempDir } from './helpers/store.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
 
@@ -112,13 +114,17 @@ test('a pool thread that cannot start hands its files to the indexing thread', a
   assert.match(prepared.status === 'chunked' ? prepared.chunks[0]!.text : '', /answer = 42/);
 });
 
+/** The nice value of each of this process's threads. */
+function niceOfThreads(): number[] {
+  return fs.readdirSync('/proc/self/task').map((tid) => {
+    // Field 19 of stat, counted after the parenthesised thread name (which may hold spaces).
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
 test('pool threads run at a lower priority than the thread that writes and searches, on Linux', { skip: process.platform !== 'linux' }, async () => {
-  const niceOf = () =>
-    fs.readdirSync('/proc/self/task').map((tid) => {
-      // Field 19 of stat, counted after the parenthesised thread name (which may hold spaces).
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    });
+  const niceOf = niceOfThreads;
   const before = niceOf();
   const root = mixedTree();
   const pool = new PreparePool(1, { chunkMaxBytes: 4096 }, new LocalPreparer(() => createChunker({ chunkMaxBytes: 4096 })));
@@ -131,5 +137,51 @@ test('pool threads run at a lower priority than the thread that writes and searc
     assert.equal(Number(fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]), 0, 'the main thread keeps its priority');
   } finally {
     await pool.close();
+  }
+});
+
+/** A batch of one new file of one chunk holding `text`. */
+function oneFileBatch(relPath: string, text: string): WriteBatch {
+  const chunk = { title: relPath, kind: 'prose' as const, startLine: 1, endLine: 1, text };
+  return {
+    files: [{ record: { path: relPath, size: text.length, mtimeMs: 1, hash: `hash of ${relPath}`, language: 'plaintext' }, chunks: [chunk] }],
+    touched: [],
+  };
+}
+
+test("the bulk writer's thread writes through a connection of its own, at a lower priority, and the store takes in what it wrote", async () => {
+  const store = new IndexStore(path.join(tempDir(), 'index.db'));
+  const writer = new ThreadWriter(store);
+  try {
+    const changes = store.changeCount;
+    await writer.write(oneFileBatch('a.txt', 'written beside the searches'));
+    if (process.platform === 'linux') assert.ok(niceOfThreads().includes(10), `nice values: ${niceOfThreads().join(' ')}`);
+    assert.equal(store.file('a.txt')?.hash, 'hash of a.txt');
+    assert.equal(store.size, 1, 'the chunk count takes the batch in');
+    assert.ok(store.changeCount > changes, 'a search can tell that the index moved');
+    assert.deepEqual(
+      store.match('porter', '"beside"', 10, 1).map((row) => store.chunk(row.id)?.path),
+      ['a.txt'],
+    );
+  } finally {
+    await writer.close();
+    store.close();
+  }
+});
+
+test('a writer thread that cannot open the index hands its batches to the indexing thread, and never creates an empty index in its place', async () => {
+  const dbFile = path.join(tempDir(), 'index.db');
+  const store = new IndexStore(dbFile);
+  // The file moves away under the open connection: the thread finds nothing at its path.
+  fs.renameSync(dbFile, path.join(path.dirname(dbFile), 'moved.db'));
+  const writer = new ThreadWriter(store);
+  try {
+    await writer.write(oneFileBatch('a.txt', 'written all the same'));
+    assert.equal(store.file('a.txt')?.hash, 'hash of a.txt');
+    assert.equal(store.size, 1);
+    assert.equal(fs.existsSync(dbFile), false, 'no empty index at the old path');
+  } finally {
+    await writer.close();
+    store.close();
   }
 });

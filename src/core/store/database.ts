@@ -113,18 +113,19 @@ export interface OpenedDatabase {
  * or one written by another schema version is renamed to `<file>.broken-<time>` with its WAL and
  * SHM files, and a fresh database takes its place. A database locked by another process past the
  * busy timeout is not broken: that error is thrown, and the file left alone. So is any error when
- * the file is `existing`, a second connection to an index this process already opened.
+ * the file is `existing`, a second connection to an index this process already opened, which is
+ * never created either: an index moved away meanwhile must not be replaced by an empty one.
  */
 export function openDatabase(file: string, options: { readonly?: boolean; existing?: boolean } = {}): OpenedDatabase {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
-    return { db: openChecked(file, options.readonly ?? false) };
+    return { db: openChecked(file, options.readonly ?? false, options.existing ?? false) };
   } catch (error) {
     if (file === ':memory:' || options.readonly || options.existing || isBusy(error)) throw error;
     const problem = error instanceof UnusableDatabase ? error.message : `it could not be read (${errorMessage(error)})`;
     const aside = moveAside(file);
     return {
-      db: openChecked(file, false),
+      db: openChecked(file, false, false),
       rebuiltBecause: `The index at ${file} was moved to ${aside} and is being rebuilt: ${problem}.`,
     };
   }
@@ -132,8 +133,8 @@ export function openDatabase(file: string, options: { readonly?: boolean; existi
 
 class UnusableDatabase extends Error {}
 
-function openChecked(file: string, readonly: boolean): Db {
-  const db = new Database(file, { readonly, fileMustExist: readonly });
+function openChecked(file: string, readonly: boolean, existing: boolean): Db {
+  const db = new Database(file, { readonly, fileMustExist: readonly || existing });
   try {
     db.pragma('busy_timeout = 5000');
     if (!readonly) {
@@ -152,7 +153,7 @@ function openChecked(file: string, readonly: boolean): Db {
     db.pragma('temp_store = MEMORY');
     const version = db.pragma('user_version', { simple: true }) as number;
     const hasTables = (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n > 0;
-    if (version === 0 && !hasTables && !readonly) {
+    if (version === 0 && !hasTables && !readonly && !existing) {
       db.transaction(() => {
         db.exec(SCHEMA);
         db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -7,6 +7,9 @@ import { errorMessage } from '../error-message.ts';
 import type { WriterData, WriterReply } from './batch-writer.ts';
 import { IndexStore, type WriteBatch } from './store.ts';
 
+/** The writer's page cache, in KB. */
+const WRITER_CACHE_KB = 8_192;
+
 lowerThreadPriority();
 
 const port = parentPort!;
@@ -15,6 +18,11 @@ const { dbFile, maxPageCount } = workerData as WriterData;
 // on the indexing thread.
 const store = new IndexStore(dbFile, { existing: true });
 store.db.pragma(`max_page_count = ${maxPageCount}`);
+// A batch mostly appends (new rows, new FTS5 segments), which a page cache barely helps; the
+// indexing thread's connection keeps the default 32 MB for the searches' reads. Indexing the
+// kernel's drivers/net (5,693 files): peak memory 611 / 586 MB with 32 MB here, 559 / 556 MB with
+// 8 MB, at the same speed.
+store.db.pragma(`cache_size = -${WRITER_CACHE_KB}`);
 
 port.on('message', ({ id, batch }: { id: number; batch: WriteBatch }) => {
   let reply: WriterReply;
