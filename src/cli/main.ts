@@ -106,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
       const keeper = await IndexKeeper.open({
         root,
         kind: 'cli',
+        searchesDuringSyncs: false,
         embedding: embeddingFlags(values),
         ...(values.db ? { dbFile: path.resolve(values.db) } : {}),
         index: {

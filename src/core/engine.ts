@@ -24,6 +24,13 @@ export type EngineConfig = {
    * complete embedding pass recorded it; the key is never recorded, so pass it again). None: off.
    */
   embedding?: EmbedderConfig | AsIndexed;
+  /**
+   * Whether this process answers searches while it syncs (a window's worker, an MCP server), as by
+   * default. Its big syncs then write on a thread of their own, so that no search waits for a
+   * batch. A process that only indexes (`fused-search index`) says false: the second heap and page
+   * cache of that thread would buy it nothing.
+   */
+  searchesDuringSyncs?: boolean;
 } &
   /** The folder to index, and optionally where its database lives (default `<root>/.fused-search/index.db`). */
   (
@@ -116,7 +123,7 @@ export class Engine {
     }
     // Written only when it changes: a window opening the index another one is writing needs no write lock.
     if (store.meta('root') !== root) store.setMeta('root', root);
-    const engine = new Engine(store, new Indexer(store, root, options));
+    const engine = new Engine(store, new Indexer(store, root, options, { writerThread: config.searchesDuringSyncs ?? true }));
     await engine.useEmbedding(config.embedding);
     return engine;
   }

@@ -109,6 +109,7 @@ export class Indexer {
   /** Loading the grammars takes a moment; a process that only searches never pays for it. */
   private chunker: Promise<Chunker> | undefined;
   private syncsRunning = 0;
+  private readonly writerThread: boolean;
   /**
    * The last write handed a turn (`inWriteTurn`). A sync's batch may be written on the bulk
    * writer's thread while this thread goes on; a write here meanwhile would wait for that batch's
@@ -118,10 +119,12 @@ export class Indexer {
   /** Writes handed a turn and not yet done. */
   private writesInTurn = 0;
 
-  constructor(store: IndexStore, root: string, options: IndexOptions) {
+  /** `writerThread`: a sync with preparing threads writes its batches on a thread of its own too (see `preparer`). */
+  constructor(store: IndexStore, root: string, options: IndexOptions, { writerThread = true }: { writerThread?: boolean } = {}) {
     this.store = store;
     this.root = root;
     this.options = options;
+    this.writerThread = writerThread && store.dbFile !== ':memory:';
   }
 
   /** True while a sync runs on this indexer. */
@@ -500,18 +503,16 @@ export class Indexer {
 
   /**
    * Where a sync of `files` changed files prepares and writes them, and how far ahead it prepares;
-   * closed by the sync. With pool threads, the batches are written on a thread of their own too,
-   * and this thread is left to the searches.
+   * closed by the sync. With pool threads, the batches are written on a thread of their own too
+   * (unless this process only indexes), and this thread is left to the searches.
    */
   private preparer(files: number): { preparer: Preparer; writer: BatchWriter; ahead: typeof LOCAL_AHEAD } {
     const local = new LocalPreparer(() => this.loadChunker());
     const threads = this.options.prepareThreads ?? 0;
-    if (threads === 0 || files < POOL_MIN_FILES || this.store.dbFile === ':memory:') {
-      return { preparer: local, writer: new LocalWriter(this.store), ahead: LOCAL_AHEAD };
-    }
+    if (threads === 0 || files < POOL_MIN_FILES) return { preparer: local, writer: new LocalWriter(this.store), ahead: LOCAL_AHEAD };
     return {
       preparer: new PreparePool(threads, { chunkMaxBytes: this.options.chunkMaxBytes }, local),
-      writer: new ThreadWriter(this.store),
+      writer: this.writerThread ? new ThreadWriter(this.store) : new LocalWriter(this.store),
       ahead: POOL_AHEAD,
     };
   }
