@@ -152,11 +152,10 @@ export class Engine {
   embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> | undefined {
     const { lane, embeddingConfig } = this;
     if (!lane || !embeddingConfig) return undefined;
-    const inWriteTurn = (write: () => void) => this.indexer.inWriteTurn(write);
-    return lane.embedPending({ ...options, inWriteTurn }).then(async (outcome) => {
+    return lane.embedPending({ ...options, inWriteTurn: (write) => this.inWriteTurn(write) }).then(async (outcome) => {
       if (!outcome.failed && !options.signal?.aborted) {
         const { apiKey: _key, ...recorded } = embeddingConfig;
-        await inWriteTurn(() => this.store.setMeta(EMBEDDING_META, JSON.stringify(recorded)));
+        await this.inWriteTurn(() => this.store.setMeta(EMBEDDING_META, JSON.stringify(recorded)));
       }
       return outcome;
     });
@@ -463,7 +462,7 @@ export class Engine {
       // In its write turn, which the search that built it does not wait for. A full disk or a
       // read-only file: the next process builds its own, nothing is lost.
       const data = vocabulary.toBytes();
-      this.indexer.inWriteTurn(() => this.store.saveVocabularySnapshot({ builtAt, files, data })).catch(() => undefined);
+      this.inWriteTurn(() => this.store.saveVocabularySnapshot({ builtAt, files, data })).catch(() => undefined);
     }
     return { vocabulary, builtAt, files, checkedAt: builtAt };
   }

@@ -24,11 +24,16 @@ after(async () => {
   for (const keeper of keepers) await keeper.close();
 });
 
+/** Where `folderOf` puts its `i`th file: 50 to a folder. */
+function fileOf(i: number): string {
+  return `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+}
+
 /** A folder of `count` small files, `dir/NNN.txt`, each with its own word `tokenNNNq` and a shared one. */
 function folderOf(count: number, shared = 'common'): string {
   const root = tempDir('fused-first-');
   for (let i = 0; i < count; i++) {
-    const relPath = `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+    const relPath = fileOf(i);
     fs.mkdirSync(path.dirname(path.join(root, relPath)), { recursive: true });
     fs.writeFileSync(path.join(root, relPath), `token${i}q ${shared} text of file ${i}\n`);
   }
@@ -151,7 +156,7 @@ test(`a mass change (${MASS_CHANGE_FILES}+ files, a checkout) is one batch; sear
   await keeper.sync();
   const changed: string[] = [];
   for (let i = 0; i < 1600; i += 2) {
-    const relPath = `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+    const relPath = fileOf(i);
     fs.writeFileSync(path.join(root, relPath), `token${i}q after text of file ${i}, changed by a checkout\n`);
     changed.push(relPath);
   }
@@ -185,8 +190,7 @@ test(`a mass change (${MASS_CHANGE_FILES}+ files, a checkout) is one batch; sear
 test('with preparing threads, batches are written on a thread of their own: searches are answered while a batch is being written, from what was committed before it', async () => {
   // Every tenth file holds the word searched for; the filler makes each batch take a while to write.
   const root = folderOf(3000, 'filler '.repeat(200));
-  for (let i = 0; i < 3000; i += 10)
-    fs.appendFileSync(path.join(root, `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`), 'tenthword\n');
+  for (let i = 0; i < 3000; i += 10) fs.appendFileSync(path.join(root, fileOf(i)), 'tenthword\n');
   const dbFile = path.join(tempDir('fused-first-db-'), 'index.db');
   const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test', index: { prepareThreads: 1 } });
   keepers.push(keeper);
@@ -235,7 +239,7 @@ test('a mass change reads only the files it names: changed, new, deleted and cre
   await keeper.sync();
   const named: string[] = [];
   for (let i = 0; i < 600; i += 2) {
-    const relPath = `d${String(Math.floor(i / 50)).padStart(2, '0')}/${String(i).padStart(4, '0')}.txt`;
+    const relPath = fileOf(i);
     fs.writeFileSync(path.join(root, relPath), `token${i}q checkout text of file ${i}\n`);
     named.push(relPath);
   }

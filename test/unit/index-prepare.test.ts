@@ -124,14 +124,13 @@ function niceOfThreads(): number[] {
 }
 
 test('pool threads run at a lower priority than the thread that writes and searches, on Linux', { skip: process.platform !== 'linux' }, async () => {
-  const niceOf = niceOfThreads;
-  const before = niceOf();
+  const before = niceOfThreads();
   const root = mixedTree();
   const pool = new PreparePool(1, { chunkMaxBytes: 4096 }, new LocalPreparer(() => createChunker({ chunkMaxBytes: 4096 })));
   try {
     const prepared = await pool.prepare({ absPath: path.join(root, 'src/mod1.ts'), relPath: 'src/mod1.ts', maxFileBytes: 1 << 20 });
     assert.equal(prepared.status, 'chunked');
-    const during = niceOf();
+    const during = niceOfThreads();
     assert.equal(Math.max(...before), 0);
     assert.equal(during.filter((nice) => nice === 10).length, 1, `nice values: ${during.join(' ')}`);
     assert.equal(Number(fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]), 0, 'the main thread keeps its priority');
