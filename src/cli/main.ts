@@ -176,6 +176,7 @@ async function main(argv: string[]): Promise<number> {
       const keeper = await IndexKeeper.open({ dbFile: existingIndex(values.db), kind: 'cli', embedding: embeddingFlags(values) });
       for (const notice of keeper.notices) process.stderr.write(`${notice}\n`);
       try {
+        await keeper.prepareVectors();
         // Holding the lease (nobody else keeps the index), the search refreshes stale result files;
         // reading an index another process keeps, it only reads.
         const found = await keeper.search(query, {

@@ -298,6 +298,11 @@ export class Engine {
     return search({ store: this.store, vocabulary: () => this.vocabulary(), ...(semantic ? { semantic } : {}) }, query, options);
   }
 
+  /** Reads the index's vectors into memory if the lane is on (SemanticLane.prepare). */
+  prepareVectors(): Promise<void> {
+    return this.lane?.prepare() ?? Promise.resolve();
+  }
+
   /** The chunks nearest one chunk by meaning, for "find similar"; undefined without the lane or the chunk's vector. */
   similarByMeaning(chunkId: number, input?: SearchOptionsInput): SemanticList | undefined {
     return this.lane?.nearestToChunk(chunkId, filteredDepth(resolveSearchOptions(input)));

@@ -369,6 +369,15 @@ export class IndexKeeper {
     }
   }
 
+  /**
+   * Reads the index's vectors into memory, when the semantic lane is on: a host starts it at open
+   * so that no search waits for it (searches meanwhile say the lane is loading), a one-shot search
+   * waits for it.
+   */
+  prepareVectors(): Promise<void> {
+    return this.engine.prepareVectors();
+  }
+
   /** Set while the index has never been complete: how far its first index has got, here or at the holder. */
   private firstIndexSoFar(): IndexingSoFar | undefined {
     if (this.engine.lastSync() !== undefined) return undefined;

@@ -19,6 +19,7 @@ import { IndexKeeper } from '../../src/core/index-keeper.ts';
 import type { FolderSpec } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
+import { SemanticLane } from '../../src/core/semantic/lane.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
 import { loadTokenizer } from '../../src/core/semantic/tokenizer.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
@@ -436,28 +437,42 @@ test('a model that fails when the index is built is asked again later, and the k
   }
 });
 
-test('the int8 scan with its float32 rescore returns what an exact scan returns, over more vectors than it rescores', () => {
+/** A fresh index whose vector tables hold `vectors` as the contents of chunks 1…n, under `model`. */
+function storeWithVectors(model: string, vectors: readonly Float32Array[]): IndexStore {
   const store = new IndexStore(path.join(makeTree({}), 'index.db'));
+  new VectorStore(store).ensureSchema();
+  const rows = vectors.map((vector, i) => ({ id: i + 1, hash: Buffer.from(String(i).padStart(16, '0')), vector }));
+  const insert = store.db.prepare('INSERT INTO chunk_hashes (chunk_id, hash) VALUES (?, ?)');
+  for (const row of rows) insert.run(row.id, row.hash);
+  new VectorStore(store).put(model, rows);
+  return store;
+}
+
+function unitVector(values: ArrayLike<number>): Float32Array {
+  const vector = Float32Array.from(values);
+  const norm = Math.hypot(...vector);
+  return vector.map((x) => x / norm);
+}
+
+/** The `limit` ids (1-based rows) nearest `query` by an exact scan, with their cosines. */
+function exactNearest(vectors: readonly Float32Array[], query: Float32Array, limit: number): Array<{ id: number; cosine: number }> {
+  return vectors
+    .map((vector, i) => ({ id: i + 1, cosine: vector.reduce((sum, x, d) => sum + x * query[d]!, 0) }))
+    .sort((a, b) => b.cosine - a.cosine)
+    .slice(0, limit);
+}
+
+test('the int8 scan with its float32 rescore returns what an exact scan returns, over more vectors than it rescores', () => {
+  const next = random(11);
+  const unit = () => unitVector(Array.from({ length: 32 }, () => next() * 2 - 1));
+  const rows = Array.from({ length: 3_000 }, unit);
+  const store = storeWithVectors('test@32', rows);
   try {
     const vectors = new VectorStore(store);
-    vectors.ensureSchema();
-    const next = random(11);
-    const unit = () => {
-      const v = Float32Array.from({ length: 32 }, () => next() * 2 - 1);
-      const norm = Math.hypot(...v);
-      return v.map((x) => x / norm);
-    };
-    const rows = Array.from({ length: 3_000 }, (_, i) => ({ id: i + 1, hash: Buffer.from(`${String(i).padStart(16, '0')}`), vector: unit() }));
-    const insert = store.db.prepare('INSERT INTO chunk_hashes (chunk_id, hash) VALUES (?, ?)');
-    for (const row of rows) insert.run(row.id, row.hash);
-    vectors.put('test@32', rows);
     for (let q = 0; q < 5; q++) {
       const query = unit();
-      const exact = rows
-        .map((row) => ({ id: row.id, cosine: row.vector.reduce((sum, x, d) => sum + x * query[d]!, 0) }))
-        .sort((a, b) => b.cosine - a.cosine)
-        .slice(0, 50);
-      const found = vectors.nearest('test@32', query, 50);
+      const exact = exactNearest(rows, query, 50);
+      const found = vectors.nearest('test@32', query, 50)!;
       assert.deepEqual(
         found.map((row) => row.id),
         exact.map((row) => row.id),
@@ -467,4 +482,82 @@ test('the int8 scan with its float32 rescore returns what an exact scan returns,
   } finally {
     store.close();
   }
+});
+
+/** 8,000 vectors of 32 dimensions around 40 topics, as embeddings of a tree's chunks cluster. */
+function clusteredVectors(seed: number): Float32Array[] {
+  const next = random(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());
+  const topics = Array.from({ length: 40 }, () => Array.from({ length: 32 }, gauss));
+  return Array.from({ length: 8_000 }, () => unitVector(topics[Math.floor(next() * topics.length)]!.map((x) => x + 0.5 * gauss())));
+}
+
+test('a big index: its vectors are read and partitioned between searches, which then scan the cells near the query and find what an exact scan finds', async () => {
+  const rows = clusteredVectors(5);
+  const store = storeWithVectors('test@32', rows);
+  try {
+    // Partitioned from the first value on: this copy stands for a large tree's.
+    const vectors = new VectorStore(store, { partitionFromValues: 1 });
+    const next = random(6);
+    const queries = Array.from({ length: 20 }, () => unitVector(rows[Math.floor(next() * rows.length)]!.map((x) => x + 0.05 * (next() - 0.5))));
+    assert.equal(vectors.nearest('test@32', queries[0]!, 10), undefined, 'the first search does not wait for the read');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(vectors.nearest('test@32', queries[0]!, 10), undefined, 'searches between the steps do not wait either');
+    assert.ok(vectors.loadingShare('test@32')! > 0, 'the read reports its progress');
+    await vectors.load('test@32');
+    assert.equal(vectors.loadingShare('test@32'), undefined);
+
+    let found = 0;
+    for (const query of queries) {
+      const exact = exactNearest(rows, query, 10);
+      const near = vectors.nearest('test@32', query, 10)!;
+      found += near.filter((row) => exact.some((e) => e.id === row.id)).length;
+      // Whatever it finds carries its exact cosine, from the stored float32 vector.
+      for (const row of near) assert.ok(Math.abs(row.cosine - rows[row.id - 1]!.reduce((sum, x, d) => sum + x * query[d]!, 0)) < 1e-5);
+    }
+    assert.ok(found / (queries.length * 10) >= 0.9, `recall@10 ${found / (queries.length * 10)}`);
+  } finally {
+    store.close();
+  }
+});
+
+test('a big index answers from the vectors it read while new ones arrive, and finds the new ones once it reads them again', async () => {
+  const rows = clusteredVectors(8);
+  const store = storeWithVectors('test@32', rows);
+  try {
+    const vectors = new VectorStore(store, { partitionFromValues: 1 });
+    await vectors.load('test@32');
+    const next = random(9);
+    const query = unitVector(Array.from({ length: 32 }, () => next() * 2 - 1));
+    const hash = Buffer.from('a-new-chunk-hash');
+    store.db.prepare('INSERT INTO chunk_hashes (chunk_id, hash) VALUES (?, ?)').run(rows.length + 1, hash);
+    vectors.put('test@32', [{ hash, vector: query }]);
+    const meanwhile = vectors.nearest('test@32', query, 5);
+    assert.ok(meanwhile && meanwhile.length === 5, 'the copy read before answers');
+    assert.ok(!meanwhile.some((row) => row.id === rows.length + 1), 'without the vector that arrived since');
+    const until = Date.now() + 20_000;
+    let latest = meanwhile;
+    while (latest[0]?.id !== rows.length + 1 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      latest = vectors.nearest('test@32', query, 5) ?? latest;
+    }
+    assert.equal(latest[0]?.id, rows.length + 1, 'read again, the new vector is the nearest');
+    assert.ok(Math.abs(latest[0].cosine - 1) < 1e-5);
+  } finally {
+    store.close();
+  }
+});
+
+test('while a big index reads its vectors, the lane says so and the search goes on without it; then it answers', async () => {
+  const engine = await indexed(WORKSPACE, { provider: 'static', model: path.join(FIXTURES, 'float32') });
+  await engine.embedPending();
+  const lane = new SemanticLane(
+    await createEmbedder({ provider: 'static', model: path.join(FIXTURES, 'float32') }),
+    new VectorStore(engine.store, { partitionFromValues: 1 }),
+  );
+  const first = await lane.nearest('rate limiting of calls', 5);
+  assert.ok('skipped' in first && /being read into memory \(\d+%\)/.test(first.skipped), JSON.stringify(first));
+  await lane.prepare();
+  const ready = await lane.nearest('rate limiting of calls', 5);
+  assert.ok('rows' in ready && ready.rows.length > 0, JSON.stringify(ready));
 });

@@ -137,15 +137,33 @@ export class SemanticLane {
       this.queryCache.set(key, vector);
       if (this.queryCache.size > QUERY_CACHE_SIZE) this.queryCache.delete(this.queryCache.keys().next().value!);
     }
-    return { model, rows: this.vectors.nearest(model, vector, limit) };
+    return this.listOf(this.vectors.nearest(model, vector, limit));
   }
 
   /** The `limit` chunks nearest one chunk's own vector, itself left out; undefined when it has none yet. */
   nearestToChunk(chunkId: number, limit: number): SemanticList | undefined {
     const vector = this.vectors.vectorOf(this.model, chunkId);
     if (!vector) return undefined;
-    const rows = this.vectors.nearest(this.model, vector, limit + 1).filter((row) => row.id !== chunkId);
-    return { model: this.model, rows: rows.slice(0, limit) };
+    return this.listOf(
+      this.vectors
+        .nearest(this.model, vector, limit + 1)
+        ?.filter((row) => row.id !== chunkId)
+        .slice(0, limit),
+    );
+  }
+
+  /**
+   * Reads the index's vectors into memory if they are not there yet: a host starts it at open so
+   * that its first search does not pay for it, a one-shot search waits for it.
+   */
+  prepare(): Promise<void> {
+    return this.vectors.load(this.model);
+  }
+
+  private listOf(rows: NearestChunk[] | undefined): SemanticList {
+    if (rows) return { model: this.model, rows };
+    const share = this.vectors.loadingShare(this.model) ?? 0;
+    return { model: this.model, skipped: `the index's vectors are being read into memory (${Math.floor(share * 100)}%)` };
   }
 }
 
