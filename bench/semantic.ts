@@ -5,7 +5,9 @@
 // embedded through the lane exactly as an index is:
 //
 // - the full pipeline without the lane, with it at each candidate weight, and the semantic list
-//   alone: nDCG@10, MRR@10, R@100 on the test split;
+//   alone: nDCG@10, MRR@10, R@100 on the test split; and at the default weight with the vectors
+//   partitioned as a large tree's are (an approximate search; these sets are small enough for a
+//   full scan otherwise);
 // - the default weight by one rule for every set: the largest candidate whose nDCG@10 is, on every
 //   set, within one rank swap of the lexical pipeline's (one query's relevant document moving from
 //   rank 1 to 2 changes the set's mean by (1 − 1/log2 3) / queries); the strict reading, no loss at
@@ -24,7 +26,7 @@ import { loadBeir, type BeirDataset } from '../src/core/eval/beir.ts';
 import { mean, recallAt, score, type Scores } from '../src/core/eval/metrics.ts';
 import { ollamaEmbedder } from '../src/core/semantic/http-embedders.ts';
 import { SemanticLane, type SemanticList } from '../src/core/semantic/lane.ts';
-import type { SearchOptionsInput } from '../src/core/options.ts';
+import { resolveSearchOptions, type SearchOptionsInput } from '../src/core/options.ts';
 import { Vocabulary } from '../src/core/search/fuzzy.ts';
 import { search } from '../src/core/search/pipeline.ts';
 import { IndexStore } from '../src/core/store/store.ts';
@@ -36,6 +38,7 @@ const { values } = parseArgs({
 });
 const DEPTH = 100;
 const WEIGHTS = [0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1] as const;
+const DEFAULT_WEIGHT = resolveSearchOptions().listWeights.semantic;
 const CACHE = path.resolve('bench/out/semantic');
 const OUT = path.resolve('docs/benchmarks');
 /** The full pipeline, as a user gets it with fuzzy off (the typo retry is not what is measured here). */
@@ -51,6 +54,8 @@ interface SetReport {
   scores: Record<string, Scores>;
   /** Share of the exact float32 scan's top 10 and top 100 that the lane's int8 scan + rescore returns. */
   int8Overlap: { at10: number; at100: number };
+  /** The same for the partitioned search a large tree gets (vector-partition.ts). */
+  partitionedOverlap: { at10: number; at100: number };
   gap: { docsChanged: number; lexical: { r10: number; r100: number }; withLane: { r10: number; r100: number } };
 }
 
@@ -83,6 +88,7 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
   const { store, lane, embedSeconds, embedded } = await indexAndEmbed(`${dataset.name}.db`, dataset.documents);
   const scores: Record<string, Scores> = {};
   let int8Overlap: SetReport['int8Overlap'];
+  let partitionedOverlap: SetReport['int8Overlap'];
   try {
     const vocabulary = vocabularyOf(store);
     const lists = new Map<string, SemanticList>();
@@ -99,6 +105,13 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
     for (const weight of WEIGHTS) run(`lane ${weight}`, { ...FULL, listWeights: { semantic: weight } }, true);
     run('semantic alone', SEMANTIC_ALONE, true);
     int8Overlap = await overlapWithExact(store, dataset, lists);
+    // The same at the default weight with the copy partitioned as a large tree's is (each set is
+    // small enough for a full scan otherwise): what the approximate search costs in quality.
+    const partitionedLane = new SemanticLane(embedder, new VectorStore(store, { partitionFromValues: 1 }), { queryBudgetMs: 120_000 });
+    await partitionedLane.prepare();
+    for (const query of dataset.queries) lists.set(query.id, await partitionedLane.nearest(query.text, DEPTH));
+    run(`lane ${DEFAULT_WEIGHT}, partitioned`, { ...FULL, listWeights: { semantic: DEFAULT_WEIGHT } }, true);
+    partitionedOverlap = await overlapWithExact(store, dataset, lists);
   } finally {
     store.close();
   }
@@ -110,6 +123,7 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
     embedded,
     scores,
     int8Overlap,
+    partitionedOverlap,
     gap: await vocabularyGap(dataset),
   };
 }
@@ -251,8 +265,8 @@ function printTables(all: SetReport[], weight: number | undefined, strict: numbe
     console.log(
       `| ${r.set} | ${r.gap.docsChanged} | ${f(r.gap.lexical.r10)} \\| ${f(r.gap.lexical.r100)} | ${f(r.gap.withLane.r10)} \\| ${f(r.gap.withLane.r100)} |`,
     );
-  console.log(
-    `\nThe int8 scan + float32 rescore against an exact float32 scan: ${all.map((r) => `${r.set} top 10 ${(100 * r.int8Overlap.at10).toFixed(1)}%, top 100 ${(100 * r.int8Overlap.at100).toFixed(1)}%`).join('; ')}`,
-  );
+  const overlap = (o: SetReport['int8Overlap']) => `top 10 ${(100 * o.at10).toFixed(1)}%, top 100 ${(100 * o.at100).toFixed(1)}%`;
+  console.log(`\nThe int8 scan + float32 rescore against an exact float32 scan: ${all.map((r) => `${r.set} ${overlap(r.int8Overlap)}`).join('; ')}`);
+  console.log(`The partitioned search against an exact float32 scan: ${all.map((r) => `${r.set} ${overlap(r.partitionedOverlap)}`).join('; ')}`);
   console.log(`\nEmbedding: ${all.map((r) => `${r.set} ${r.embedded} documents in ${r.embedSeconds.toFixed(0)} s`).join(', ')} (0 when cached)`);
 }
