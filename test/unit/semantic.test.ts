@@ -484,6 +484,28 @@ test('the int8 scan with its float32 rescore returns what an exact scan returns,
   }
 });
 
+test('a copy too big to read inside a search but small enough to scan whole is read in steps, then searched exactly', async () => {
+  const next = random(12);
+  const unit = () => unitVector(Array.from({ length: 32 }, () => next() * 2 - 1));
+  const rows = Array.from({ length: 3_000 }, unit);
+  const store = storeWithVectors('test@32', rows);
+  try {
+    const vectors = new VectorStore(store, { readInStepsFromRows: 1 });
+    const query = unit();
+    assert.equal(vectors.nearest('test@32', query, 20), undefined, 'the search does not wait for the read');
+    await vectors.load('test@32');
+    assert.deepEqual(
+      vectors.nearest('test@32', query, 20)!.map((row) => row.id),
+      exactNearest(rows, query, 20).map((row) => row.id),
+    );
+  } finally {
+    store.close();
+  }
+});
+
+/** Options that make a small copy stand for a large tree's: partitioned, and read in steps. */
+const BIG = { partitionFromValues: 1, readInStepsFromRows: 1 };
+
 /** 8,000 vectors of 32 dimensions around 40 topics, as embeddings of a tree's chunks cluster. */
 function clusteredVectors(seed: number): Float32Array[] {
   const next = random(seed);
@@ -496,8 +518,7 @@ test('a big index: its vectors are read and partitioned between searches, which 
   const rows = clusteredVectors(5);
   const store = storeWithVectors('test@32', rows);
   try {
-    // Partitioned from the first value on: this copy stands for a large tree's.
-    const vectors = new VectorStore(store, { partitionFromValues: 1 });
+    const vectors = new VectorStore(store, BIG);
     const next = random(6);
     const queries = Array.from({ length: 20 }, () => unitVector(rows[Math.floor(next() * rows.length)]!.map((x) => x + 0.05 * (next() - 0.5))));
     assert.equal(vectors.nearest('test@32', queries[0]!, 10), undefined, 'the first search does not wait for the read');
@@ -525,7 +546,7 @@ test('a big index answers from the vectors it read while new ones arrive, and fi
   const rows = clusteredVectors(8);
   const store = storeWithVectors('test@32', rows);
   try {
-    const vectors = new VectorStore(store, { partitionFromValues: 1 });
+    const vectors = new VectorStore(store, BIG);
     await vectors.load('test@32');
     const next = random(9);
     const query = unitVector(Array.from({ length: 32 }, () => next() * 2 - 1));
@@ -551,10 +572,7 @@ test('a big index answers from the vectors it read while new ones arrive, and fi
 test('while a big index reads its vectors, the lane says so and the search goes on without it; then it answers', async () => {
   const engine = await indexed(WORKSPACE, { provider: 'static', model: path.join(FIXTURES, 'float32') });
   await engine.embedPending();
-  const lane = new SemanticLane(
-    await createEmbedder({ provider: 'static', model: path.join(FIXTURES, 'float32') }),
-    new VectorStore(engine.store, { partitionFromValues: 1 }),
-  );
+  const lane = new SemanticLane(await createEmbedder({ provider: 'static', model: path.join(FIXTURES, 'float32') }), new VectorStore(engine.store, BIG));
   const first = await lane.nearest('rate limiting of calls', 5);
   assert.ok('skipped' in first && /being read into memory \(\d+%\)/.test(first.skipped), JSON.stringify(first));
   await lane.prepare();
