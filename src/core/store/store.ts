@@ -556,7 +556,11 @@ export class IndexStore {
    * (`data_version`) or this one changed rows (`total_changes()`).
    */
   catalogVersion(): string {
-    const stamp = `${this.db.pragma('data_version', { simple: true }) as number} ${this.cached('SELECT total_changes()').pluck().get() as number}`;
+    const { dataVersion, changes } = this.cached('SELECT data_version AS dataVersion, total_changes() AS changes FROM pragma_data_version()').get() as {
+      dataVersion: number;
+      changes: number;
+    };
+    const stamp = `${dataVersion} ${changes}`;
     if (this.catalogSeen?.stamp === stamp) return this.catalogSeen.version;
     const { files, newest } = this.cached('SELECT count(*) AS files, max(indexed_at) AS newest FROM files').get() as { files: number; newest: number | null };
     this.catalogSeen = { stamp, version: `${files} ${newest}` };
