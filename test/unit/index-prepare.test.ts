@@ -11,7 +11,7 @@ import type { IndexSummary } from '../../src/core/indexer.ts';
 import { LocalPreparer, PreparePool } from '../../src/core/prepare/pool.ts';
 import { ThreadWriter } from '../../src/core/store/batch-writer.ts';
 import { IndexStore, type WriteBatch } from '../../src/core/store/store.ts';
-import { tempDir } from './helpers/store.ts';
+import { porterPostings, tempDir } from './helpers/store.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
 
 const makeTree = treeMaker('fused-prepare-');
@@ -47,10 +47,11 @@ function outcome(engine: Engine, summary: IndexSummary) {
     summary: { ...summary, seconds: 0, skippedFiles: [...summary.skippedFiles].sort((a, b) => a.path.localeCompare(b.path)) },
     chunks: db
       .prepare(
-        `SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line, c.end_line, c.text, c.humps
+        `SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line, c.end_line, c.text
       FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id`,
       )
       .all(),
+    porter: porterPostings(db),
     vocabulary: engine.store.vocabulary(),
     trigram: ['widg', 'quokka', 'handler1', 'comput'].map((substring) =>
       engine.store.wordsContaining(substring, 100).map((word) => engine.store.match('trigram', `"${word}"`, 100, 1)),

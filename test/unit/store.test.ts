@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Engine } from '../../src/core/engine.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/database.ts';
-import { storeWith, tempDir } from './helpers/store.ts';
+import { porterPostings, storeWith, tempDir } from './helpers/store.ts';
 
 function integrityOk(store: IndexStore): void {
   assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
@@ -55,8 +55,10 @@ test('replacing several files at once stores what replacing them one by one stor
   const oneByOne = storeWith({});
   for (const { record: r, chunks } of [...first, ...second]) oneByOne.replaceFile(r, chunks);
   const rows = (store: IndexStore) =>
-    store.db.prepare('SELECT c.id, f.path, c.ord, c.title, c.text, c.humps FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id').all();
+    store.db.prepare('SELECT c.id, f.path, c.ord, c.title, c.text FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.id').all();
   assert.deepEqual(rows(together), rows(oneByOne));
+  assert.deepEqual(porterPostings(together.db), porterPostings(oneByOne.db));
+  assert.equal(together.match('porter', '"fruit"', 10, 1).length, 3, "the Porter index holds each chunk's humps, and no replaced one's");
   assert.deepEqual(together.vocabulary(), oneByOne.vocabulary());
   for (const word of ['"kiwifruit"', '"lemontree"', '"papayafruit"', '"plumtree"']) {
     assert.deepEqual(together.match('trigram', word, 10, 1), oneByOne.match('trigram', word, 10, 1), word);
@@ -78,13 +80,15 @@ test('removing a file removes its chunks from every index and the catalog', () =
   store.close();
 });
 
-test('chunk text is stored once: the Porter table reads it from chunks, the others keep no copy', () => {
+test('chunk text is stored once, in chunks: the full-text tables keep no copy, and the humps are not stored', () => {
   const store = storeWith({});
   const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-  assert.ok(!tables.includes('fts_porter_content'), 'Porter is external-content');
+  assert.ok(!tables.includes('fts_porter_content'), 'Porter is contentless');
   assert.ok(!tables.includes('fts_chunk_words_content'), "the chunks' word lists are contentless");
   assert.ok(!tables.includes('word_trigrams_content'), 'word trigrams read the words from seen_words');
   assert.ok(!tables.includes('fts_words_content'), 'the vocabulary table is contentless');
+  const columns = store.db.prepare("SELECT name FROM pragma_table_info('chunks')").pluck().all();
+  assert.deepEqual(columns, ['id', 'file_id', 'ord', 'title', 'kind', 'start_line', 'end_line', 'text']);
   store.close();
 });
 

@@ -7,7 +7,7 @@
 // phrases, then a sample of the most selective conjunction, and only then a sample of everything.
 
 import { quote, type FtsTable, type IndexStore, type ListRow } from '../store/store.ts';
-import { scoreSubstrings, substringOf, type Substring } from './substrings.ts';
+import { scoreSubstringSample, scoreSubstrings, substringOf, type Substring } from './substrings.ts';
 import type { QueryTerms, QueryWord } from './terms.ts';
 
 /** An index of at most this many chunks is always scored whole: its posting lists are short. */
@@ -107,14 +107,17 @@ export function trigramList(store: IndexStore, terms: QueryTerms, depth: number,
   return rankedList(store, 'trigram', groups, depth, titleColumnWeight, {
     expressionOf: (text) => substringOfText(text).expression,
     scoreAll: (texts) => scoreSubstrings(store, texts.map(substringOfText), depth, titleColumnWeight),
+    scoreSample: (expression) => scoreSubstringSample(store, expression, depth, titleColumnWeight, SAMPLE_SIZE),
   });
 }
 
 interface ListTerms {
   /** The FTS5 expression of a term; by default the term is one. */
   expressionOf?: (phrase: string) => string;
-  /** Ranks every chunk that matches any of these terms; by default FTS5's bm25() over their OR. The sampled fallbacks always use FTS5's. */
+  /** Ranks every chunk that matches any of these terms; by default FTS5's bm25() over their OR. */
   scoreAll?: (phrases: string[]) => ListRow[];
+  /** Ranks the first SAMPLE_SIZE chunks, in id order, that an expression matches; by default by FTS5's bm25(). */
+  scoreSample?: (expression: string) => ListRow[];
 }
 
 function rankedList(
@@ -126,6 +129,7 @@ function rankedList(
   {
     expressionOf = (phrase) => phrase,
     scoreAll = (phrases) => store.match(table, phrases.map(expressionOf).join(' OR '), depth, titleColumnWeight),
+    scoreSample = (expression) => store.matchSample(table, expression, depth, titleColumnWeight, SAMPLE_SIZE),
   }: ListTerms = {},
 ): ListRow[] {
   const phrases = [...new Set(phraseGroups.flat())];
@@ -146,7 +150,7 @@ function rankedList(
   const live = groups.map((group) => group.filter((token) => token.docFreq > 0)).filter((group) => group.length > 0);
   if (live.length > 1) {
     const allOf = live.map((group) => `(${anyOf(group)})`).join(' AND ');
-    take(store.matchSample(table, allOf, depth, titleColumnWeight, SAMPLE_SIZE));
+    take(scoreSample(allOf));
   }
   if (found.size < depth) {
     const rare: Token[] = [];
@@ -161,9 +165,9 @@ function rankedList(
   if (found.size < depth) {
     // Every word is common: sample what the most specific phrase of each word matches together.
     const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
-    take(store.matchSample(table, rarest.map((token) => expressionOf(token.phrase)).join(' AND '), depth, titleColumnWeight, SAMPLE_SIZE));
+    take(scoreSample(rarest.map((token) => expressionOf(token.phrase)).join(' AND ')));
   }
-  if (found.size < depth) take(store.matchSample(table, anyOf(tokens), depth, titleColumnWeight, SAMPLE_SIZE));
+  if (found.size < depth) take(scoreSample(anyOf(tokens)));
   return [...found.values()];
 }
 

@@ -73,3 +73,26 @@ function occurrences(text: string, word: string): number {
   for (let at = word.indexOf(text); at !== -1; at = word.indexOf(text, at + 1)) count++;
   return count;
 }
+
+/**
+ * The `limit` best of the first `sample` chunks (in id order) that an expression of substrings
+ * matches, for a search whose substrings are too common to score every chunk that holds them.
+ * Each sampled chunk holds what the expression asks for, so the expression is scored as one BM25
+ * term held once in the words, and `titleColumnWeight` times more when the title holds it too;
+ * the sample's size stands in for the number of chunks that hold it (there are at least that many).
+ */
+export function scoreSubstringSample(store: IndexStore, expression: string, limit: number, titleColumnWeight: number, sample: number): ListRow[] {
+  const { ids, inTitle } = store.firstMatches('trigram', expression, sample);
+  const chunks = Math.max(1, store.size);
+  const idf = Math.max(1e-6, Math.log((chunks - ids.length + 0.5) / (ids.length + 0.5)));
+  const lengths = store.trigramCounts(ids);
+  const averageLength = store.averageTrigramCount || 1;
+  return ids
+    .map((id) => {
+      const frequency = inTitle.has(id) ? 1 + titleColumnWeight : 1;
+      const norm = K1 * (1 - B + (B * (lengths.get(id) ?? 0)) / averageLength);
+      return { id, bm25: -(idf * frequency * (K1 + 1)) / (frequency + norm) };
+    })
+    .sort((a, b) => a.bm25 - b.bm25 || a.id - b.id)
+    .slice(0, limit);
+}

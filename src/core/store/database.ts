@@ -12,24 +12,27 @@ export type Db = Database.Database;
  * Bump when the schema changes. There are no migrations yet: an index is cheap to rebuild and
  * always derivable from the files, so any other version is moved aside and rebuilt.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const PAGE_BYTES = 16_384;
 
-// The text of a chunk is stored once, in `chunks`. The Porter table reads it through external
-// content (triggers keep it in step), together with `humps`: the camelCase pieces of the chunk's
-// identifiers, which no FTS5 tokenizer splits, so `retry policy` finds `retryPolicy`.
+// The text of a chunk is stored once, in `chunks`. The Porter table is contentless: the store
+// writes each chunk's title and text to it, with `humps`, the camelCase pieces of the chunk's
+// identifiers, which no FTS5 tokenizer splits, so `retry policy` finds `retryPolicy`. The humps
+// are computed again from the text to delete a chunk rather than stored (63 MB on the Linux tree).
 // Substring matching (`alloc` inside `kmalloc`) takes two small tables instead of a trigram index
 // over every chunk: `word_trigrams` indexes the trigrams of each distinct word of the index once
 // (`seen_words`), which turns a substring into the words that hold it, and `fts_chunk_words` lists
 // each chunk's title and distinct words as whole words, which turns those words into chunks; its
 // `chunk_word_instances` view and `chunk_lengths` let the search score a substring as the
 // trigram index did (search/substrings.ts). That index was 47% of the Linux tree's index (1.7× its
-// text): it stored every word's trigrams again in every chunk that used the word. The lengths are
-// a narrow table of their own because a query reads them for thousands of chunks, and a `chunks`
+// text): it stored every word's trigrams again in every chunk that used the word. A distinct word
+// has one place per column, so `fts_chunk_words` keeps columns, not positions (a third smaller);
+// FTS5's bm25() cannot rank such a table, and the search scores it itself. The lengths are a
+// narrow table of their own because a query reads them for thousands of chunks, and a `chunks`
 // row fills a quarter of a page.
 // `words` is a contentless word-level table whose fts5vocab view is the vocabulary the fuzzy
-// retry corrects against.
+// retry corrects against; nothing ranks it, so it keeps no column sizes.
 // Each FTS5 table over chunks buffers 8 MB of new postings instead of 1 MB before writing a
 // segment: fewer, larger segments roughly halve the insert cost of a bulk index.
 // The contentless tables are kept in step by the store, which recomputes a chunk's word lists
@@ -61,17 +64,16 @@ CREATE TABLE chunks (
   kind TEXT NOT NULL,
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
-  text TEXT NOT NULL,
-  humps TEXT NOT NULL
+  text TEXT NOT NULL
 );
 CREATE TABLE chunk_lengths (id INTEGER PRIMARY KEY, trigrams INTEGER NOT NULL);
 CREATE INDEX chunks_by_file ON chunks (file_id, ord);
 CREATE VIRTUAL TABLE fts_porter USING fts5 (
-  title, text, humps, content = 'chunks', content_rowid = 'id',
+  title, text, humps, content = '',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE fts_chunk_words USING fts5 (
-  title, words, content = '',
+  title, words, content = '', detail = column,
   tokenize = "unicode61 remove_diacritics 0 categories 'L* M* N* Co' tokenchars '_'"
 );
 CREATE TABLE seen_words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE);
@@ -81,17 +83,13 @@ CREATE VIRTUAL TABLE word_trigrams USING fts5 (
 CREATE VIRTUAL TABLE chunk_words_vocab USING fts5vocab (fts_chunk_words, 'row');
 CREATE VIRTUAL TABLE chunk_word_instances USING fts5vocab (fts_chunk_words, 'instance');
 CREATE VIRTUAL TABLE fts_words USING fts5 (
-  words, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
+  words, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE words_vocab USING fts5vocab (fts_words, 'row');
 INSERT INTO fts_porter (fts_porter, rank) VALUES ('hashsize', 8388608);
 INSERT INTO fts_chunk_words (fts_chunk_words, rank) VALUES ('hashsize', 8388608);
 INSERT INTO fts_words (fts_words, rank) VALUES ('hashsize', 8388608);
-CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
-  INSERT INTO fts_porter (rowid, title, text, humps) VALUES (new.id, new.title, new.text, new.humps);
-END;
 CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
-  INSERT INTO fts_porter (fts_porter, rowid, title, text, humps) VALUES ('delete', old.id, old.title, old.text, old.humps);
   DELETE FROM chunk_lengths WHERE id = old.id;
 END;
 CREATE TRIGGER seen_words_after_insert AFTER INSERT ON seen_words BEGIN

@@ -104,7 +104,7 @@ const VACUUM_STEP_PAGES = 64;
 
 /** Chunk rows written per INSERT statement (see `replaceFiles`), and the parameters of one. */
 const CHUNK_ROWS_PER_INSERT = 64;
-const CHUNK_COLUMNS = 9;
+const CHUNK_COLUMNS = 8;
 const CHUNK_ROW = `(${Array.from({ length: CHUNK_COLUMNS }, () => '?').join(', ')})`;
 
 /** BM25 weights after the title's: text, then (Porter only) the identifier humps. */
@@ -194,13 +194,15 @@ export class IndexStore {
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
       chunkTexts: db.prepare('SELECT c.id, c.title, c.text, l.trigrams AS trigramCount FROM chunks c JOIN chunk_lengths l ON l.id = c.id WHERE c.file_id = ?'),
       deleteChunks: db.prepare('DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))'),
+      deletePorter: db.prepare("INSERT INTO fts_porter (fts_porter, rowid, title, text, humps) VALUES ('delete', ?, ?, ?, ?)"),
       deleteChunkWords: db.prepare("INSERT INTO fts_chunk_words (fts_chunk_words, rowid, title, words) VALUES ('delete', ?, ?, ?)"),
       deleteWords: db.prepare("INSERT INTO fts_words (fts_words, rowid, words) VALUES ('delete', ?, ?)"),
-      insertChunk: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps) VALUES ${CHUNK_ROW}`),
-      insertChunks: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text, humps)
+      insertChunk: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text) VALUES ${CHUNK_ROW}`),
+      insertChunks: db.prepare(`INSERT INTO chunks (id, file_id, ord, title, kind, start_line, end_line, text)
         VALUES ${Array.from({ length: CHUNK_ROWS_PER_INSERT }, () => CHUNK_ROW).join(', ')}`),
       lastChunkId: db.prepare('SELECT coalesce(max(id), 0) FROM chunks').pluck(),
       insertChunkLengths: db.prepare('INSERT INTO chunk_lengths (id, trigrams) SELECT value ->> 0, value ->> 1 FROM json_each(?)'),
+      insertPorter: db.prepare('INSERT INTO fts_porter (rowid, title, text, humps) VALUES (?, ?, ?, ?)'),
       insertChunkWords: db.prepare('INSERT INTO fts_chunk_words (rowid, title, words) VALUES (?, ?, ?)'),
       addSeenWords: db.prepare('INSERT OR IGNORE INTO seen_words (word) SELECT value FROM json_each(?)'),
       holdsSubstring: db.prepare('SELECT 1 FROM word_trigrams WHERE word_trigrams MATCH ? LIMIT 1').pluck(),
@@ -267,11 +269,12 @@ export class IndexStore {
 
   /**
    * Replaces everything stored for each of these files, in one transaction. Touches only their
-   * rows. FTS5 writes its pending terms to disk at every statement savepoint, and every statement
-   * that writes `chunks` opens one (its trigger writes `fts_porter`): one statement per chunk made
-   * one tiny segment per chunk in each FTS table and the merges to match. So each table is written
-   * in one run, chunks many rows per statement: on the npm package that took the writes' CPU from
-   * 3.4 s to 1.1 s. Chunk ids are what SQLite would have chosen, the largest so far plus one.
+   * rows. FTS5 writes its pending terms to disk at every statement savepoint, which a statement
+   * that may have to be undone part-way opens (one of many rows, or one that fires a trigger):
+   * interleaving them with a chunk's full-text rows made one tiny segment per chunk in each FTS
+   * table and the merges to match. So each table is written in one run, chunks many rows per
+   * statement, then each FTS table a row per statement: on the npm package that took the writes'
+   * CPU from 3.4 s to 1.1 s. Chunk ids are what SQLite would have chosen, the largest so far plus one.
    */
   replaceFiles(files: readonly FileChunks[]): void {
     if (files.length === 0) return;
@@ -283,7 +286,7 @@ export class IndexStore {
       this.deleteChunks(existing.flatMap((entry) => (entry ? [entry.id] : [])));
       let nextId = (s.lastChunkId.get() as number) + 1;
       let addedTrigrams = 0;
-      const rows: Array<{ id: number; title: string; words: ChunkWords }> = [];
+      const rows: Array<{ id: number; title: string; text: string; words: ChunkWords }> = [];
       const values: unknown[] = [];
       for (const { record, chunks, words } of files) {
         const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
@@ -291,9 +294,9 @@ export class IndexStore {
         chunks.forEach((chunk, ord) => {
           const lists = words?.[ord] ?? chunkWords(chunk.title, chunk.text);
           const id = nextId++;
-          values.push(id, fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text, lists.humps);
+          values.push(id, fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text);
           addedTrigrams += lists.trigramCount;
-          rows.push({ id, title: chunk.title, words: lists });
+          rows.push({ id, title: chunk.title, text: chunk.text, words: lists });
         });
       }
       const full = CHUNK_ROWS_PER_INSERT * CHUNK_COLUMNS;
@@ -301,6 +304,7 @@ export class IndexStore {
       for (; at + full <= values.length; at += full) s.insertChunks.run(values.slice(at, at + full));
       for (; at < values.length; at += CHUNK_COLUMNS) s.insertChunk.run(values.slice(at, at + CHUNK_COLUMNS));
       if (rows.length > 0) s.insertChunkLengths.run(JSON.stringify(rows.map((row) => [row.id, row.words.trigramCount])));
+      for (const row of rows) s.insertPorter.run(row.id, row.title, row.text, row.words.humps);
       for (const row of rows) s.insertChunkWords.run(row.id, row.title, row.words.distinct);
       for (const row of rows) s.insertWords.run(row.id, row.words.vocabulary);
       const seen = new Set<string>();
@@ -360,11 +364,12 @@ export class IndexStore {
   private deleteChunks(fileIds: readonly number[]): void {
     const s = this.statements;
     const old = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string; trigramCount: number }>);
-    const rows = old.map((chunk) => ({ id: chunk.id, title: chunk.title, words: chunkWords(chunk.title, chunk.text) }));
+    const rows = old.map((chunk) => ({ ...chunk, words: chunkWords(chunk.title, chunk.text) }));
     this.addTrigrams(-old.reduce((sum, chunk) => sum + chunk.trigramCount, 0));
     this.chunkCount -= rows.length;
     this.chunksDeleted += rows.length;
     this.chunksRewritten += rows.length;
+    for (const row of rows) s.deletePorter.run(row.id, row.title, row.text, row.words.humps);
     for (const row of rows) s.deleteChunkWords.run(row.id, row.title, row.words.distinct);
     for (const row of rows) s.deleteWords.run(row.id, row.words.vocabulary);
     if (fileIds.length > 0) s.deleteChunks.run(JSON.stringify(fileIds));
@@ -381,11 +386,28 @@ export class IndexStore {
   /**
    * Runs an FTS5 MATCH expression (built by the search module, never raw user input) and returns
    * the best `limit` chunks by BM25 with the title weighted `titleColumnWeight` times the text.
+   * The trigram list's table keeps no positions, and FTS5 scores every row of it 0: its rows come
+   * in id order, and the search ranks them itself (search/substrings.ts).
    */
   match(table: FtsTable, expression: string, limit: number, titleColumnWeight: number): ListRow[] {
     const fts = FTS_TABLES[table];
     const sql = `SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name} WHERE ${fts.name} MATCH ? ORDER BY bm25 LIMIT ?`;
     return this.cached(sql).all(titleColumnWeight, expression, limit) as ListRow[];
+  }
+
+  /**
+   * The first `limit` chunks an expression matches, in id order, and those of them whose title
+   * it matches: what a sample of the trigram list is scored from (its table cannot rank, see `match`).
+   */
+  firstMatches(table: FtsTable, expression: string, limit: number): { ids: number[]; inTitle: Set<number> } {
+    const fts = FTS_TABLES[table].name;
+    const ids = this.cached(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid LIMIT ?`).pluck().all(expression, limit) as number[];
+    if (ids.length === 0) return { ids, inTitle: new Set() };
+    // Every chunk up to the last id that matches in its title is among `ids`.
+    const inTitle = this.cached(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`)
+      .pluck()
+      .all(`{title} : (${expression})`, ids[0], ids.at(-1)) as number[];
+    return { ids, inTitle: new Set(inTitle) };
   }
 
   /**

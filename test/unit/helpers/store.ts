@@ -1,6 +1,7 @@
 // Builds real on-disk indexes from hand-written chunks, for tests that are about searching,
 // not about crawling or chunking.
 
+import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,4 +57,13 @@ export function contextFor(store: IndexStore): SearchContext {
       return new Vocabulary(words, docFreq);
     },
   };
+}
+
+/**
+ * Every posting of the Porter index (term, chunk, column, offset), in order: what it holds, which a
+ * contentless table does not otherwise show, for comparing two indexes of the same files.
+ */
+export function porterPostings(db: Database.Database): unknown[] {
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.porter_postings USING fts5vocab(main, 'fts_porter', 'instance')");
+  return db.prepare('SELECT term, doc, col, offset FROM temp.porter_postings ORDER BY term, doc, col, offset').raw().all();
 }
