@@ -191,6 +191,8 @@ async function vocabularyGap(dataset: BeirDataset): Promise<SetReport['gap']> {
 async function indexAndEmbed(file: string, documents: BeirDataset['documents'], vectorsFrom?: string) {
   const dbFile = path.join(CACHE, file);
   let store = new IndexStore(dbFile);
+  // An index of an older schema version was moved aside: its vectors are still good.
+  const previous = store.previousVersion;
   if (store.stats().chunks !== documents.length) {
     store.close();
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
@@ -205,6 +207,7 @@ async function indexAndEmbed(file: string, documents: BeirDataset['documents'], 
   }
   const vectors = new VectorStore(store);
   vectors.ensureSchema();
+  if (previous) vectors.carryOverFrom(previous, []);
   if (vectorsFrom && fs.existsSync(vectorsFrom)) {
     store.db.prepare('ATTACH DATABASE ? AS other').run(vectorsFrom);
     store.db.exec('INSERT OR IGNORE INTO vectors (model, hash, vector) SELECT model, hash, vector FROM other.vectors');

@@ -124,8 +124,23 @@ export class Engine {
     // Written only when it changes: a window opening the index another one is writing needs no write lock.
     if (store.meta('root') !== root) store.setMeta('root', root);
     const engine = new Engine(store, new Indexer(store, root, options, { writerThread: config.searchesDuringSyncs ?? true }));
+    if (store.previousVersion) engine.carryOverEmbeddings(store.previousVersion);
     await engine.useEmbedding(config.embedding);
     return engine;
+  }
+
+  /**
+   * Keeps what the index an upgrade moved aside had embedded, and which model it was, so the
+   * rebuilt index re-embeds nothing that is unchanged. Best effort: without them the vectors are
+   * simply made again.
+   */
+  private carryOverEmbeddings(previous: string): void {
+    try {
+      const kept = new VectorStore(this.store).carryOverFrom(previous, [EMBEDDING_META]);
+      if (kept > 0) this.notices.push(`Kept ${kept.toLocaleString('en-US')} vectors of the previous index: unchanged chunks are not embedded again.`);
+    } catch (error) {
+      this.notices.push(`The previous index's vectors could not be kept (${errorMessage(error)}); they will be embedded again.`);
+    }
   }
 
   /**

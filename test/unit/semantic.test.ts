@@ -6,6 +6,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -201,6 +202,31 @@ test('an embedding pass stopped midway resumes where it stopped, with no duplica
   await engine.sync();
   await engine.embedPending();
   assertIntact(engine, 'ollama:use-lite');
+});
+
+test('an index of an older schema version is rebuilt and keeps its vectors: nothing unchanged is embedded again, and it answers by meaning', async () => {
+  const engine = await indexed(WORKSPACE, ollama());
+  await engine.embedPending();
+  const { root, store } = engine;
+  const dbFile = store.dbFile;
+  const embedded = vectorRows(engine).length;
+  engine.close();
+  const old = new Database(dbFile);
+  old.pragma('user_version = 3');
+  old.close();
+
+  const before = server.requests.length;
+  const upgraded = await Engine.open({ root, dbFile, embedding: { asIndexed: true } });
+  engines.push(upgraded);
+  assert.match(upgraded.notices.join('\n'), /moved to .* and is being rebuilt: its schema version is 3/);
+  assert.match(upgraded.notices.join('\n'), new RegExp(`Kept ${embedded} vectors of the previous index`));
+  await upgraded.sync();
+  assert.equal((await upgraded.embedPending())?.embedded, 0, 'every chunk found its vector again');
+  assert.equal(server.requests.length - before, 0, 'the model was not asked for any chunk');
+  assertIntact(upgraded, 'ollama:use-lite');
+  const response = await upgraded.search(CONCEPT_QUERY);
+  assert.equal(response.semantic?.model, 'ollama:use-lite', 'the recorded model was kept with its vectors');
+  assert.equal(response.results[0]?.path, 'src/rate_limit.ts');
 });
 
 test('a model switch never mixes vectors: the new model answers with its own, and the old ones go once it covers the index', async () => {

@@ -104,6 +104,8 @@ export interface OpenedDatabase {
   db: Db;
   /** Set when an existing file could not be used and was moved aside; says why and where to. */
   rebuiltBecause?: string;
+  /** Where a sound index of another schema version was moved: what is costly to rebuild may be read back from it. */
+  previousVersion?: string;
 }
 
 /**
@@ -125,6 +127,7 @@ export function openDatabase(file: string, options: { readonly?: boolean; existi
     return {
       db: openChecked(file, false, false),
       rebuiltBecause: `The index at ${file} was moved to ${aside} and is being rebuilt: ${problem}.`,
+      ...(error instanceof UnusableDatabase ? { previousVersion: aside } : {}),
     };
   }
 }

@@ -141,6 +141,8 @@ export class IndexStore {
   readonly dbFile: string;
   /** Why the previous database at this path was moved aside, if it was. */
   readonly rebuiltBecause: string | undefined;
+  /** Where the index this one replaced, sound but of another schema version, was moved (see openDatabase). */
+  readonly previousVersion: string | undefined;
   private readonly statements;
   /** Kept in step by this connection's writes; another process's writes make it approximate. */
   private chunkCount: number;
@@ -178,6 +180,7 @@ export class IndexStore {
     this.db = opened.db;
     this.dbFile = file;
     this.rebuiltBecause = opened.rebuiltBecause;
+    this.previousVersion = opened.previousVersion;
     const db = this.db;
     this.statements = {
       fileByPath: db.prepare(

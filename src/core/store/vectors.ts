@@ -129,6 +129,30 @@ export class VectorStore {
     if (!this.exists) this.db.exec(SCHEMA);
   }
 
+  /**
+   * Copies the vectors of an index moved aside for its schema version (`IndexStore.previousVersion`)
+   * into this one, with the `meta` entries that say which model made them; returns how many
+   * vectors. They are keyed by content, so the rebuilt index finds them again as its chunks are
+   * hashed: an upgrade costs re-indexing, which is quick, not re-embedding, which may take an
+   * embedding model hours.
+   */
+  carryOverFrom(file: string, metaKeys: readonly string[]): number {
+    this.db.prepare('ATTACH DATABASE ? AS previous').run(file);
+    try {
+      const held = this.db.prepare("SELECT 1 FROM previous.sqlite_schema WHERE name = 'vectors'").get() !== undefined;
+      if (!held) return 0;
+      this.ensureSchema();
+      const copied = this.db.prepare('INSERT OR IGNORE INTO vectors (model, hash, vector) SELECT model, hash, vector FROM previous.vectors').run().changes;
+      this.db
+        .prepare('INSERT OR REPLACE INTO meta (key, value) SELECT key, value FROM previous.meta WHERE key IN (SELECT value FROM json_each(?))')
+        .run(JSON.stringify(metaKeys));
+      if (copied > 0) this.bumpVersion();
+      return copied;
+    } finally {
+      this.db.prepare('DETACH DATABASE previous').run();
+    }
+  }
+
   /** Hashes the chunks that have no hash yet (new since the last pass), in one pass over the chunks by id; returns how many. */
   hashNewChunks(): number {
     const select = this.statement(
