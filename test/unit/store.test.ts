@@ -314,3 +314,27 @@ test('a substring finds exactly the chunks whose words hold it, after files are 
   integrityOk(store);
   store.close();
 });
+
+test('the chunk count a new connection starts from is stored, and stays exact through writes from two connections', () => {
+  const store = storeWith({ 'a.ts': [{ text: 'alpha one' }, { text: 'alpha two' }], 'b.ts': [{ text: 'beta' }] });
+  const other = new IndexStore(store.dbFile, { existing: true });
+  other.replaceFile({ path: 'c.ts', size: 1, mtimeMs: 1, hash: 'c', language: 'typescript' }, [
+    { title: 'c', kind: 'code', startLine: 1, endLine: 1, text: 'gamma one' },
+    { title: 'c', kind: 'code', startLine: 2, endLine: 2, text: 'gamma two' },
+  ]);
+  store.removeFile('a.ts');
+  store.replaceFile({ path: 'b.ts', size: 1, mtimeMs: 2, hash: 'b2', language: 'typescript' }, [
+    { title: 'b', kind: 'code', startLine: 1, endLine: 1, text: 'beta one' },
+    { title: 'b', kind: 'code', startLine: 2, endLine: 2, text: 'beta two' },
+    { title: 'b', kind: 'code', startLine: 3, endLine: 3, text: 'beta three' },
+  ]);
+  other.close();
+  const counted = store.db.prepare('SELECT count(*) FROM chunks').pluck().get();
+  assert.equal(counted, 5);
+  assert.equal(store.size, 5, "the writing connection's count includes the other's write");
+  assert.equal(store.meta('chunkCount'), '5');
+  store.close();
+  const reopened = new IndexStore(store.dbFile);
+  assert.equal(reopened.size, 5);
+  reopened.close();
+});

@@ -46,6 +46,7 @@ CREATE TABLE vocabulary_snapshot (
   data BLOB NOT NULL
 );
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+INSERT INTO meta (key, value) VALUES ('chunkCount', '0');
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
   path TEXT NOT NULL UNIQUE,

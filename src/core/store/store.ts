@@ -127,6 +127,11 @@ export interface IndexStats {
   secretFiles: { count: number; examples: string[] };
 }
 
+/**
+ * The meta key holding how many chunks the index holds, moved by every write in its transaction:
+ * counting them at open read a 21 MB index on the Linux tree, 70–90 ms before a first query.
+ */
+const CHUNK_COUNT_META = 'chunkCount';
 /** The meta key holding the sum of every chunk's trigram count (see `averageTrigramCount`). */
 const TRIGRAM_TOTAL_META = 'trigramTotal';
 /** The meta key counting the chunks written and deleted since the last merge pass began (see `tidyAfterSync`). */
@@ -227,10 +232,13 @@ export class IndexStore {
       hasWord: db.prepare('SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1').pluck(),
       vocabulary: db.prepare('SELECT term, doc FROM words_vocab').raw(),
       countChunks: db.prepare('SELECT count(*) FROM chunks').pluck(),
+      moveChunkCount: db
+        .prepare("UPDATE meta SET value = CAST(value AS INTEGER) + CAST(? AS INTEGER) WHERE key = 'chunkCount' RETURNING CAST(value AS INTEGER)")
+        .pluck(),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
-    this.chunkCount = this.statements.countChunks.get() as number;
+    this.chunkCount = this.storedChunkCount();
   }
 
   /**
@@ -245,7 +253,7 @@ export class IndexStore {
       return this.db.transaction(fn).immediate();
     } catch (error) {
       if (!this.db.inTransaction) {
-        this.chunkCount = this.statements.countChunks.get() as number;
+        this.chunkCount = this.storedChunkCount();
         this.trigramTotal = undefined;
       }
       throw error;
@@ -293,7 +301,6 @@ export class IndexStore {
       const values: unknown[] = [];
       for (const { record, chunks, words } of files) {
         const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
-        this.chunkCount += chunks.length;
         chunks.forEach((chunk, ord) => {
           const lists = words?.[ord] ?? chunkWords(chunk.title, chunk.text);
           const id = nextId++;
@@ -314,6 +321,7 @@ export class IndexStore {
       for (const row of rows) for (const word of row.words.distinct.split('\n')) if (word) seen.add(word);
       if (seen.size > 0) s.addSeenWords.run(JSON.stringify([...seen]));
       this.addTrigrams(addedTrigrams);
+      this.moveChunkCount(rows.length);
       this.chunksRewritten += rows.length;
     });
   }
@@ -369,7 +377,7 @@ export class IndexStore {
     const old = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string; trigramCount: number }>);
     const rows = old.map((chunk) => ({ ...chunk, words: chunkWords(chunk.title, chunk.text) }));
     this.addTrigrams(-old.reduce((sum, chunk) => sum + chunk.trigramCount, 0));
-    this.chunkCount -= rows.length;
+    this.moveChunkCount(-rows.length);
     this.chunksDeleted += rows.length;
     this.chunksRewritten += rows.length;
     for (const row of rows) s.deletePorter.run(row.id, row.title, row.text, row.words.humps);
@@ -497,6 +505,23 @@ export class IndexStore {
   get averageTrigramCount(): number {
     this.trigramTotal ??= Number(this.meta(TRIGRAM_TOTAL_META) ?? 0);
     return this.chunkCount === 0 ? 0 : this.trigramTotal / this.chunkCount;
+  }
+
+  /** The stored count, or a count of the rows in an index that holds none. */
+  private storedChunkCount(): number {
+    const stored = this.meta(CHUNK_COUNT_META);
+    return stored === undefined ? (this.statements.countChunks.get() as number) : Number(stored);
+  }
+
+  /** Moves the stored count by `delta` inside the write's transaction, from whatever any connection left it at. */
+  private moveChunkCount(delta: number): void {
+    if (delta === 0) return;
+    const moved = this.statements.moveChunkCount.get(delta) as number | undefined;
+    if (moved !== undefined) this.chunkCount = moved;
+    else {
+      this.chunkCount = this.statements.countChunks.get() as number;
+      this.setMeta(CHUNK_COUNT_META, String(this.chunkCount));
+    }
   }
 
   private addTrigrams(count: number): void {
