@@ -313,6 +313,11 @@ export class Engine {
     return search({ store: this.store, vocabulary: () => this.vocabulary(), ...(semantic ? { semantic } : {}) }, query, options);
   }
 
+  /** Brings into the caches the pages a first search reads (IndexStore.warmUp). */
+  warmUp(): void {
+    this.store.warmUp();
+  }
+
   /** Reads the index's vectors into memory if the lane is on (SemanticLane.prepare). */
   prepareVectors(): Promise<void> {
     return this.lane?.prepare() ?? Promise.resolve();

@@ -378,6 +378,17 @@ export class IndexKeeper {
     return this.engine.prepareVectors();
   }
 
+  /**
+   * What a long-running host starts at open without waiting for it, a turn later so the open
+   * itself returns first: the pages a first search reads (Engine.warmUp), then the vectors.
+   */
+  async prepareForSearches(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.closed) return;
+    this.engine.warmUp();
+    await this.engine.prepareVectors();
+  }
+
   /** Set while the index has never been complete: how far its first index has got, here or at the holder. */
   private firstIndexSoFar(): IndexingSoFar | undefined {
     if (this.engine.lastSync() !== undefined) return undefined;

@@ -60,7 +60,7 @@ export class IndexService {
       ...(options.indexSecretFiles ? { index: { indexSecretFiles: true } } : {}),
     });
     const service = new IndexService(keeper, options);
-    keeper.prepareVectors().catch((error: unknown) => service.log(`reading the vectors failed: ${errorMessage(error)}`));
+    keeper.prepareForSearches().catch((error: unknown) => service.log(`preparing the index for searches failed: ${errorMessage(error)}`));
     if (keeper.role === 'owner') service.startOwning();
     else service.log(`index kept by ${keeper.keptBy ?? 'another process'}; reading it`);
     return service;

@@ -96,7 +96,9 @@ async function openFolder(spec: FolderSpec): Promise<Folder> {
         return emit({ type: 'log', message: `${name}: ${event.message}` });
     }
   });
-  keeper.prepareVectors().catch((error: unknown) => emit({ type: 'log', message: `${spec.name}: reading the vectors failed: ${errorMessage(error)}` }));
+  keeper
+    .prepareForSearches()
+    .catch((error: unknown) => emit({ type: 'log', message: `${spec.name}: preparing the index for searches failed: ${errorMessage(error)}` }));
   if (keeper.role === 'owner') emit({ type: 'log', message: `${spec.name}: holding the index lease` });
   else
     emit({
