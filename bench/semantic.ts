@@ -208,11 +208,7 @@ async function indexAndEmbed(file: string, documents: BeirDataset['documents'], 
   const vectors = new VectorStore(store);
   vectors.ensureSchema();
   if (previous) vectors.carryOverFrom(previous, []);
-  if (vectorsFrom && fs.existsSync(vectorsFrom)) {
-    store.db.prepare('ATTACH DATABASE ? AS other').run(vectorsFrom);
-    store.db.exec('INSERT OR IGNORE INTO vectors (model, hash, vector) SELECT model, hash, vector FROM other.vectors');
-    store.db.exec('DETACH DATABASE other');
-  }
+  if (vectorsFrom && fs.existsSync(vectorsFrom)) vectors.carryOverFrom(vectorsFrom, []);
   const lane = new SemanticLane(embedder, vectors, { queryBudgetMs: 120_000 });
   const started = performance.now();
   const outcome = await lane.embedPending({

@@ -50,17 +50,16 @@ export function scoreSubstrings(store: IndexStore, substrings: readonly Substrin
       if (!frequency) frequencies.set(id, (frequency = new Float64Array(substrings.length)));
       frequency[i] = f;
     }
-    const idf = Math.log((chunks - holding.length + 0.5) / (holding.length + 0.5));
-    return idf > 0 ? idf : 1e-6;
+    return inverseFrequency(chunks, holding.length);
   });
   const lengths = store.trigramCounts([...frequencies.keys()]);
   const averageLength = store.averageTrigramCount || 1;
   const scored: ListRow[] = [];
   for (const [id, frequency] of frequencies) {
-    const norm = K1 * (1 - B + (B * (lengths.get(id) ?? 0)) / averageLength);
+    const norm = lengthNorm(lengths.get(id) ?? 0, averageLength);
     let score = 0;
     frequency.forEach((f, i) => {
-      if (f > 0) score += (inverseFrequencies[i]! * f * (K1 + 1)) / (f + norm);
+      if (f > 0) score += termScore(inverseFrequencies[i]!, f, norm);
     });
     scored.push({ id, bm25: -score });
   }
@@ -84,15 +83,30 @@ function occurrences(text: string, word: string): number {
 export function scoreSubstringSample(store: IndexStore, expression: string, limit: number, titleColumnWeight: number, sample: number): ListRow[] {
   const { ids, inTitle } = store.firstMatches('trigram', expression, sample);
   const chunks = Math.max(1, store.size);
-  const idf = Math.max(1e-6, Math.log((chunks - ids.length + 0.5) / (ids.length + 0.5)));
+  const idf = inverseFrequency(chunks, ids.length);
   const lengths = store.trigramCounts(ids);
   const averageLength = store.averageTrigramCount || 1;
   return ids
     .map((id) => {
       const frequency = inTitle.has(id) ? 1 + titleColumnWeight : 1;
-      const norm = K1 * (1 - B + (B * (lengths.get(id) ?? 0)) / averageLength);
-      return { id, bm25: -(idf * frequency * (K1 + 1)) / (frequency + norm) };
+      return { id, bm25: -termScore(idf, frequency, lengthNorm(lengths.get(id) ?? 0, averageLength)) };
     })
     .sort((a, b) => a.bm25 - b.bm25 || a.id - b.id)
     .slice(0, limit);
+}
+
+/** BM25's IDF of a term that `holding` of `chunks` chunks hold, floored as FTS5's bm25() floors it. */
+function inverseFrequency(chunks: number, holding: number): number {
+  const idf = Math.log((chunks - holding + 0.5) / (holding + 0.5));
+  return idf > 0 ? idf : 1e-6;
+}
+
+/** BM25's length normalisation of a chunk of `length` trigrams. */
+function lengthNorm(length: number, averageLength: number): number {
+  return K1 * (1 - B + (B * length) / averageLength);
+}
+
+/** One term's BM25 score in one chunk. */
+function termScore(idf: number, frequency: number, norm: number): number {
+  return (idf * frequency * (K1 + 1)) / (frequency + norm);
 }

@@ -130,9 +130,9 @@ export class VectorStore {
   }
 
   /**
-   * Copies the vectors of an index moved aside for its schema version (`IndexStore.previousVersion`)
-   * into this one, with the `meta` entries that say which model made them; returns how many
-   * vectors. They are keyed by content, so the rebuilt index finds them again as its chunks are
+   * Copies the vectors of another index file into this one, with the `meta` entries that say which
+   * model made them; returns how many vectors. The engine uses it on an index moved aside for its
+   * schema version (`IndexStore.previousVersion`). They are keyed by content, so the rebuilt index finds them again as its chunks are
    * hashed: an upgrade costs re-indexing, which is quick, not re-embedding, which may take an
    * embedding model hours.
    */
