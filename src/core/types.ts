@@ -72,9 +72,9 @@ export interface RrfExplanation {
 
 export interface ProximityExplanation {
   /**
-   * The title's part of the boost: the IDF-weighted share of the query's pieces the title holds,
-   * times 0.3 for code or 0.15 for prose, before the fade for long queries. Not the title
-   * column's BM25 weight, which the lists apply before fusion.
+   * The title's part of the boost: the IDF-weighted share of the query's pieces the title and the
+   * path (without its extension) hold, times 0.3 for code or 0.15 for prose, before the fade for
+   * long queries. Not the title column's BM25 weight, which the lists apply before fusion.
    */
   titleBoost: number;
   /** Length in characters of the tightest window that holds every query term; null if some term is missing. */

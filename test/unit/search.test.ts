@@ -315,3 +315,18 @@ test('a corrected query keeps identifiers whole and leads the results', () => {
   assert.ok(growth >= 0 && response.results[growth]!.stage === 'fuzzy', 'found only through the corrected word');
   store.close();
 });
+
+test("the file's name and folders count as a chunk's title: `semver satisfies` prefers the satisfies function in semver's own folder", () => {
+  const text = 'const satisfies = (version, range) => new Range(range).test(version) // the semver range check';
+  const store = storeWith({
+    'lib/helpers/node.js': [{ title: 'satisfies', text }],
+    'node_modules/semver/functions/satisfies.js': [{ title: 'satisfies', text }],
+  });
+  const { results } = search(contextFor(store), 'semver satisfies');
+  assert.deepEqual(
+    results.map((r) => r.path),
+    ['node_modules/semver/functions/satisfies.js', 'lib/helpers/node.js'],
+  );
+  assert.ok(results[0]!.explain.proximity!.titleBoost > results[1]!.explain.proximity!.titleBoost, 'the path is what lifted it');
+  store.close();
+});

@@ -158,6 +158,7 @@ function rank(
       score: c.score,
       lexical: lexical(c),
       title: chunk.title,
+      path: chunk.path,
       kind: chunk.kind,
       text: chunk.text,
       occurrences: proximity.measured?.get(c.id),

@@ -1,5 +1,5 @@
-// The proximity rerank: among the best fused candidates, prefer chunks whose title names the
-// query, whose text holds the query's pieces close together, and in the order typed. It runs
+// The proximity rerank: among the best fused candidates, prefer chunks whose title or path names
+// the query, whose text holds the query's pieces close together, and in the order typed. It runs
 // over a window deeper than the result limit, so a strong chunk fused just below the cut can
 // still be promoted into the results.
 //
@@ -19,7 +19,9 @@ import { findOccurrences, type Occurrence, type QueryPieces } from './occurrence
 /**
  * The most a title naming every query piece adds to the boost; a code chunk's title is its symbol
  * path, a stronger statement than a prose heading. Not the title column's BM25 weight, which the
- * lists apply before fusion.
+ * lists apply before fusion. The chunk's path counts as part of its title: folders and files are
+ * named for what they hold (`semver/functions/satisfies.js`, `commands/ci.js`), and the title of a
+ * chunk deep in a file only names its own function.
  */
 const TITLE_BOOST: Record<ChunkKind, number> = { code: 0.3, prose: 0.15 };
 const SPAN_WEIGHT = 0.25;
@@ -40,6 +42,8 @@ export interface RerankInput {
   /** How strongly the query's own lists matched it, 0–1 (see ProximityExplanation.lexical). */
   lexical: number;
   title: string;
+  /** The file's path; its folders and name (not the extension) count as part of the title. */
+  path: string;
   kind: ChunkKind;
   text: string;
   /** Where the query's pieces occur in `text`, if a previous ranking already found out. */
@@ -67,7 +71,7 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
-    const inTitle = new Set(findOccurrences(candidate.title, query).map((o) => o.term));
+    const inTitle = new Set(findOccurrences(`${candidate.title} ${withoutExtension(candidate.path)}`, query).map((o) => o.term));
     const titleBoost = TITLE_BOOST[candidate.kind] * (sumOver(inTitle, pieceIdf) / totalWeight);
 
     const present = new Set(occurrences.map((o) => o.term));
@@ -89,6 +93,11 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   scored.sort((a, b) => b.score - a.score || a.proximity.fusedRank - b.proximity.fusedRank);
   scored.forEach((entry, index) => (entry.proximity.finalRank = index + 1));
   return scored;
+}
+
+/** `lib/commands/ci.js` → `lib/commands/ci`: an extension names the language, not the content. */
+function withoutExtension(path: string): string {
+  return path.replace(/(?<=[^/])\.[^./]*$/, '');
 }
 
 function sumOver(terms: Set<number>, pieceIdf: readonly number[]): number {
