@@ -2,7 +2,8 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [--repo npm|eslint]... [--limit N] [--budget BYTES]
+//   npx node bench/agent-bytes.ts [--repo npm|eslint]... [--limit N] [--budget BYTES] [--answers DIR]
+//   (--answers: each answer's text written to DIR/<repo>-<n>.txt, to read what the agent got)
 //   (default: both repositories — the global npm CLI package and node_modules/eslint — at the
 //   tool's default limit 10 and budget 8 KB)
 //
@@ -299,7 +300,7 @@ interface Totals {
   printed: number;
 }
 
-async function measure(repo: Repo, extra: Record<string, number>, rows: string[][]): Promise<Totals> {
+async function measure(repo: Repo, extra: Record<string, number>, rows: string[][], answersDir: string | undefined): Promise<Totals> {
   const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${repo.name}-agent-bytes.db`);
   const service = await IndexService.open({ root: repo.root, dbFile, watch: false });
   const summary = (await service.keeper.sync())!;
@@ -310,9 +311,10 @@ async function measure(repo: Repo, extra: Record<string, number>, rows: string[]
   await client.connect(clientSide);
   process.stdout.write(`${repo.name}: ${repo.root}, ${summary.files} files, ${summary.chunks} chunks\n`);
   const t: Totals = { questions: repo.questions.length, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
-  for (const q of repo.questions) {
+  for (const [n, q] of repo.questions.entries()) {
     const result = (await client.callTool({ name: 'search', arguments: { query: q.query, ...extra } })) as CallToolResult;
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+    if (answersDir) fs.writeFileSync(path.join(answersDir, `${repo.name}-${n + 1}.txt`), `${q.question}\n${JSON.stringify(q.answers)}\n\n${text}`);
     const searchBytes = Buffer.byteLength(text);
     // Any one answer file suffices, so the fair comparison is the cheapest of them.
     const files = [...new Set(q.answers.map((a) => a.path))].map((p) => fs.readFileSync(path.join(repo.root, p), 'utf8'));
@@ -372,7 +374,10 @@ function totalRow(label: string, t: Totals): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { limit: { type: 'string' }, budget: { type: 'string' }, repo: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    options: { limit: { type: 'string' }, budget: { type: 'string' }, repo: { type: 'string', multiple: true }, answers: { type: 'string' } },
+  });
+  if (values.answers) fs.mkdirSync(values.answers, { recursive: true });
   const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
   const repos: Repo[] = [
     { name: 'npm', root: path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'), questions: NPM_QUESTIONS },
@@ -384,7 +389,7 @@ async function main(): Promise<void> {
   const all: Totals = { questions: 0, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
   const totals: string[][] = [];
   for (const repo of repos) {
-    const t = await measure(repo, extra, rows);
+    const t = await measure(repo, extra, rows, values.answers);
     separators.add(rows.length - 1);
     totals.push(totalRow(repo.name, t));
     for (const key of Object.keys(all) as Array<keyof Totals>) all[key] += t[key];

@@ -6,8 +6,9 @@
 // An agent pays for every byte it reads, so an answer prints what points at the answer and says
 // exactly what it left out: each result's header counts the lines printed against the chunk's
 // lines, and `read_chunk` / `read_range` fetch the rest. A whole chunk is printed when that costs
-// little more than its excerpt. Lower ranks get fewer lines: the first results hold the answer
-// most of the time, and the others are worth a location and their best line.
+// little more than its excerpt, a statement around a matched line whole when it is short. Lower
+// ranks get fewer lines: the first results hold the answer most of the time, and the others are
+// worth a location and their best line.
 //
 // Honesty rules: the text says how many results matched and how many it left out (and why), and
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
@@ -22,9 +23,12 @@ const MAX_LINE_CHARS = 160;
 const MAX_TITLE_CHARS = 100;
 /**
  * Most lines printed for the result at each rank (the last entry for every rank below): the first
- * result gets room for a whole function, the tenth for its best line and a neighbour.
+ * result gets room for a whole function, the second for half of one, the others for their best
+ * line. On the 40 questions of bench/agent-bytes.ts, also giving the third to tenth results 10, 4,
+ * 2 and 1 lines cost 18% more bytes for one more answer printed in full; half as many lines for the
+ * first two results (20, 8, then 4, 2, 2, 1) saved 7% of the bytes and printed five fewer.
  */
-const LINES_BY_RANK = [20, 8, 4, 2, 2, 1];
+const LINES_BY_RANK = [40, 20, 1];
 /** Lines of context printed above and below a matched line. */
 const CONTEXT_ABOVE = 1;
 const CONTEXT_BELOW = 2;
@@ -39,10 +43,10 @@ const CLOSER_LINE = /^\s*[)\]}]/;
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?![a-z]*\s*(?:include|define|if))|--)/;
 /** Enclosing statement heads printed above a matched line. */
 const MAX_OPENERS = 2;
-/** A line holding this share of the query's words (by weight) is a strong match, printed with its context at any rank. */
-const STRONG_SHARE = 0.6;
-/** Lines a result with strong matches may print, whatever its rank. */
-const STRONG_MAX_LINES = 20;
+/** A statement around a matched line of at most this many lines is printed whole, from its comment to its closer. */
+const MAX_STATEMENT_LINES = 16;
+/** A line that ends by opening a bracket: `) {`, `} else {`, `foo(`. */
+const OPENS_BLOCK = /[{([]\s*(?:\/\/.*)?$/;
 /** A line is a match when it holds at least this share of what the chunk's best line holds. */
 const HIT_SHARE = 0.5;
 /** Skipped runs of at most this many lines between printed ones are printed too. */
@@ -243,10 +247,10 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
   const chosen = new Set<number>();
   let used = 0;
   const costOf = (picked: Set<number>) => bytes(renderRuns(lines, result.startLine, picked).text);
-  const tryAdd = (indices: number[], strong = false): boolean => {
+  const tryAdd = (indices: number[]): boolean => {
     const fresh = indices.filter((i) => i >= 0 && i < lines.length && !chosen.has(i) && lines[i]!.trim() !== '');
     if (fresh.length === 0) return true;
-    if (chosen.size + fresh.length > (strong ? Math.max(maxLines, STRONG_MAX_LINES) : maxLines)) return false;
+    if (chosen.size + fresh.length > maxLines) return false;
     const next = new Set([...chosen, ...fresh]);
     const nextCost = costOf(next);
     if (nextCost > budget) return false;
@@ -257,7 +261,6 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
 
   const scores = lines.map((line) => lineScore(line, terms));
   const best = Math.max(0, ...scores);
-  const strong = STRONG_SHARE * termsWeight(terms);
   // Lines with fewer than half the words of the chunk's best line are noise around it: a long
   // query's one common word matches everywhere.
   const hits = scores
@@ -265,15 +268,15 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
     .filter((h) => h.score > 0 && h.score >= best * HIT_SHARE)
     .sort((a, b) => b.score - a.score || a.i - b.i);
   // The best line first, so that even a tight budget prints what matched; then the signature that
-  // says where it is, then the other matches in order of strength, each with its context. A line
-  // holding most of the query is printed whatever the result's rank: it is the answer as often
-  // as not, and the rank's allowance is for the weaker lines.
-  if (hits.length > 0) tryAdd([hits[0]!.i], true);
-  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines), hits.length > 0 && hits[0]!.score >= strong);
+  // says where it is, then the other matches in order of strength, each with its statement when
+  // that is short and fits, else with the context around it.
+  if (hits.length > 0) tryAdd([hits[0]!.i]);
+  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines));
   for (const hit of hits) {
-    const isStrong = hit.score >= strong;
-    if (!tryAdd([hit.i], isStrong)) continue;
-    for (const i of contextOf(lines, hit.i)) if (!tryAdd([i], isStrong)) break;
+    if (!tryAdd([hit.i])) continue;
+    const statement = statementAround(lines, hit.i);
+    if (statement && tryAdd(statement)) continue;
+    for (const i of contextOf(lines, hit.i)) if (!tryAdd([i])) break;
   }
   // A gap of a line or two costs about what its lines do: print them and spare the reader a jump;
   // the same for the last lines of the chunk (its closing brace, mostly).
@@ -294,7 +297,7 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
   // A small chunk is printed whole when its lines are within the result's allowance, or cost little more than its excerpt.
   const all = new Set(nonBlank);
   const wholeCost = costOf(all);
-  if (wholeCost <= budget && (all.size <= Math.min(maxLines, SMALL_CHUNK_LINES) || (wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES && all.size <= maxLines))) {
+  if (wholeCost <= budget && (all.size <= Math.min(maxLines, SMALL_CHUNK_LINES) || wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES)) {
     chosen.clear();
     for (const i of all) chosen.add(i);
   }
@@ -321,6 +324,58 @@ function renderRuns(lines: readonly string[], startLine: number, picked: Set<num
     out += numberedLine(startLine + i, oneLine(lines[i]!, MAX_LINE_CHARS));
   }
   return { text: out, runs };
+}
+
+/**
+ * The whole statement a matched line belongs to, when it is short: the block the line opens, or
+ * the statement of an opener above it (`if (…) {`, `context.report({`), the outermost within
+ * MAX_STATEMENT_LINES, with the comment lines right above it. A statement printed
+ * whole answers "what happens then"; one cut at its middle leaves the reader to guess its end.
+ * Undefined when even the line's own block is longer.
+ */
+function statementAround(lines: readonly string[], at: number): number[] | undefined {
+  const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
+  const blank = (i: number) => lines[i]!.trim() === '';
+  // A matched comment is about the code below it.
+  let head = at;
+  while (head + 1 < lines.length && (COMMENT_LINE.test(lines[head]!) || blank(head)) && head - at < CONTEXT_BELOW + 2) head++;
+  /** The first line of the statement whose head ends at `i`: `) {` closes a head broken over lines. */
+  const startOf = (i: number): number => {
+    if (!CLOSER_LINE.test(lines[i]!)) return i;
+    for (let k = i - 1; k >= 0 && k >= i - MAX_STATEMENT_LINES; k--) if (!blank(k) && indent(k) <= indent(i) && !CLOSER_LINE.test(lines[k]!)) return k;
+    return i;
+  };
+  /** The last line of the statement starting at `start`: the lines indented deeper, through the closer at its own level (`) {` and `} else {` go on). */
+  const endOf = (start: number): number => {
+    const level = indent(start);
+    let end = start;
+    for (let i = start + 1; i < lines.length && i - start <= MAX_STATEMENT_LINES; i++) {
+      if (blank(i)) continue;
+      if (indent(i) > level) {
+        end = i;
+        continue;
+      }
+      if (!CLOSER_LINE.test(lines[i]!)) break;
+      end = i;
+      if (!OPENS_BLOCK.test(lines[i]!)) break;
+    }
+    return end;
+  };
+  let best: [number, number] | undefined;
+  for (;;) {
+    const start = startOf(head);
+    const end = endOf(start);
+    if (end - start + 1 > MAX_STATEMENT_LINES || end < at) break;
+    best = [start, end];
+    let opener = start - 1;
+    while (opener >= 0 && (blank(opener) || indent(opener) >= indent(start))) opener--;
+    if (opener < 0) break;
+    head = opener;
+  }
+  if (!best) return undefined;
+  let first = best[0];
+  while (first > 0 && COMMENT_LINE.test(lines[first - 1]!)) first--;
+  return Array.from({ length: best[1] - first + 1 }, (_, k) => first + k);
 }
 
 /**
@@ -426,10 +481,6 @@ function queryTerms(query: string): string[] {
 function stem(word: string): string {
   if (word.length <= 4) return word;
   return word.replace(/(?:ies|ing|ed|es|s|ly)$/, '');
-}
-
-function termsWeight(terms: string[]): number {
-  return terms.reduce((sum, term) => sum + Math.min(3, term.length / 3), 0);
 }
 
 /** How many of the query's terms the line holds, the longer (rarer) terms counting more. */

@@ -152,6 +152,49 @@ test('a small chunk is printed whole when that costs little more than its excerp
   assert.doesNotMatch(out.text, /not printed/);
 });
 
+test('a short statement around a matched line is printed whole: its comment, its head broken over lines, its block and its closer', () => {
+  const lines = ['function verifyAndFix(text) {', '  do {', '    pass++;'];
+  for (let i = 0; i < 30; i++) lines.push(`    work${i}(text); // ordinary work ${i}`);
+  lines.push(
+    '    // Stop when the text repeats itself',
+    '    if (',
+    '      pass > 1 &&',
+    '      current === previous',
+    '    ) {',
+    '      debug(',
+    '        "Circular fixes detected after pass %d.",',
+    '        pass,',
+    '      );',
+    '      warnings.emit(',
+    '        filename,',
+    '      );',
+    '      break;',
+    '    }',
+  );
+  for (let i = 0; i < 30; i++) lines.push(`    more${i}(text); // ordinary work ${i}`);
+  lines.push('  } while (fixed);', '}');
+  const out = formatForAgent('circular fixes detected', response([result(0, lines.length)]), { chunkText: () => lines.join('\n') });
+  // The chunk starts at file line 10: its line i is file line 10 + i.
+  const comment = lines.indexOf('    // Stop when the text repeats itself') + 10;
+  const closer = comment + 13;
+  const run = out.shown[0]!.printed.find(([a, b]) => a <= comment && b >= closer);
+  assert.ok(run, `lines ${comment}-${closer} are printed in one run: ${JSON.stringify(out.shown[0]!.printed)}`);
+  assert.match(out.text, new RegExp(` {2}${closer}: {5}\\}\n`), 'the if closes');
+  assert.doesNotMatch(out.text, /work15|more15/, 'the ordinary lines around it are not');
+});
+
+test('a small chunk far down the results is printed whole when it costs little more than its best line', () => {
+  const results = Array.from({ length: 6 }, (_, i) => result(i, i === 5 ? 3 : 60));
+  const texts = results.map((_, i) => (i === 5 ? ['## Cache', 'The cache lives in ~/.npm/_cacache;', 'retry reads it first.'].join('\n') : chunkText(i, 60)));
+  const out = formatForAgent('retry', response(results), { chunkText: (id) => texts[id - 100] });
+  assert.deepEqual(out.shown[5]!.printed, [[10, 12]], 'the three-line chunk at rank 6 is printed whole');
+  assert.equal(
+    out.shown[4]!.printed.reduce((n, [a, b]) => n + b - a + 1, 0),
+    1,
+    'a long chunk at rank 5 prints its best line',
+  );
+});
+
 test('every budget from the minimum up is respected, and the counts of printed and left-out lines are exact', () => {
   const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 50), path: `src/f${i % 4}.ts`, startLine: 10 + 60 * i, endLine: 59 + 60 * i }));
   for (let budget = MIN_AGENT_BUDGET_BYTES; budget <= 12000; budget += 97) {
