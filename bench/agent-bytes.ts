@@ -2,10 +2,10 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [--repo npm|eslint]... [--limit N] [--budget BYTES] [--answers DIR]
-//   (--answers: each answer's text written to DIR/<repo>-<n>.txt, to read what the agent got)
-//   (default: both repositories — the global npm CLI package and node_modules/eslint — at the
-//   tool's default limit 10 and budget 8 KB)
+//   npx node bench/agent-bytes.ts [--repo npm|eslint|kernel]... [--limit N] [--budget BYTES] [--answers DIR]
+//   (default: all three repositories — the global npm CLI package, node_modules/eslint and the Linux
+//   kernel's kernel/ folder, held out — at the tool's default limit 10 and budget 8 KB; --answers
+//   writes each answer's text to DIR/<repo>-<n>.txt, to read what the agent got)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
 // when the answer legitimately lives in more than one place; any one of them counts). For each, the
@@ -25,6 +25,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
+import { linuxTree } from './lib/linux-tree.ts';
 
 interface Question {
   query: string;
@@ -259,6 +260,64 @@ const ESLINT_QUESTIONS: Question[] = [
   },
 ];
 
+/**
+ * Held out: written after the excerpt rules were tuned on the 40 questions above, answers located
+ * by hand before the first run, to see the rules on questions they were not tuned on. The Linux
+ * 6.1 kernel's `kernel/` folder (C), from Debian's linux-source-6.1 package (bench/lib/linux-tree.ts).
+ */
+const KERNEL_QUESTIONS: Question[] = [
+  {
+    question: 'What does panic() do when panic_timeout is set?',
+    query: 'panic timeout reboot after seconds',
+    answers: [{ path: 'panic.c', start: 402, end: 427 }],
+  },
+  {
+    question: 'Where does fork refuse a user with too many processes?',
+    query: 'fork too many processes RLIMIT_NPROC check',
+    answers: [{ path: 'fork.c', start: 2230, end: 2234 }],
+  },
+  {
+    question: 'What does the kernel print about a hung task?',
+    query: 'hung task blocked for more than seconds warning',
+    answers: [{ path: 'hung_task.c', start: 130, end: 142 }],
+  },
+  {
+    question: 'How is a soft lockup detected?',
+    query: 'soft lockup detection threshold',
+    answers: [{ path: 'watchdog.c', start: 312, end: 322 }],
+  },
+  {
+    question: 'How does kthread_stop make the thread exit and wait for it?',
+    query: 'kthread_stop wait for thread exit',
+    answers: [{ path: 'kthread.c', start: 707, end: 711 }],
+  },
+  {
+    question: 'How are the other threads of a group killed?',
+    query: 'kill all other threads in thread group SIGKILL',
+    answers: [{ path: 'signal.c', start: 1376, end: 1385 }],
+  },
+  {
+    question: 'Where do PIDs wrap around after pid_max?',
+    query: 'pid allocation wrap around pid_max reserved pids',
+    answers: [{ path: 'pid.c', start: 221, end: 234 }],
+  },
+  {
+    question: 'What happens when a process exceeds RLIMIT_CPU?',
+    query: 'RLIMIT_CPU exceeded send SIGXCPU SIGKILL',
+    answers: [{ path: 'time/posix-cpu-timers.c', start: 1022, end: 1031 }],
+  },
+  {
+    question: 'What is printed for an unknown kernel command-line parameter?',
+    query: 'unknown kernel parameter error message parse args',
+    answers: [{ path: 'params.c', start: 194, end: 199 }],
+  },
+  {
+    question: 'What does the kernel print on scheduling while atomic?',
+    query: 'scheduling while atomic bug message',
+    answers: [{ path: 'sched/core.c', start: 5779, end: 5780 }],
+  },
+];
+
 interface Printed {
   /** The search rank the answer gives it (`[N]`): results are printed grouped by file, not in rank order. */
   rank: number;
@@ -286,8 +345,11 @@ function parseAnswer(text: string): Printed[] {
 
 interface Repo {
   name: string;
-  root: string;
+  /** Called only when the repository is measured: the kernel's tree is unpacked on first use. */
+  root: () => string;
   questions: Question[];
+  /** Reported apart from the total of the questions the rules were tuned on. */
+  heldOut?: boolean;
 }
 
 interface Totals {
@@ -300,16 +362,16 @@ interface Totals {
   printed: number;
 }
 
-async function measure(repo: Repo, extra: Record<string, number>, rows: string[][], answersDir: string | undefined): Promise<Totals> {
+async function measure(repo: Repo, root: string, extra: Record<string, number>, rows: string[][], answersDir: string | undefined): Promise<Totals> {
   const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${repo.name}-agent-bytes.db`);
-  const service = await IndexService.open({ root: repo.root, dbFile, watch: false });
+  const service = await IndexService.open({ root, dbFile, watch: false });
   const summary = (await service.keeper.sync())!;
   const server = createMcpServer(service);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'agent-bytes', version: '1.0.0' });
   await client.connect(clientSide);
-  process.stdout.write(`${repo.name}: ${repo.root}, ${summary.files} files, ${summary.chunks} chunks\n`);
+  process.stdout.write(`${repo.name}: ${root}, ${summary.files} files, ${summary.chunks} chunks\n`);
   const t: Totals = { questions: repo.questions.length, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
   for (const [n, q] of repo.questions.entries()) {
     const result = (await client.callTool({ name: 'search', arguments: { query: q.query, ...extra } })) as CallToolResult;
@@ -317,7 +379,7 @@ async function measure(repo: Repo, extra: Record<string, number>, rows: string[]
     if (answersDir) fs.writeFileSync(path.join(answersDir, `${repo.name}-${n + 1}.txt`), `${q.question}\n${JSON.stringify(q.answers)}\n\n${text}`);
     const searchBytes = Buffer.byteLength(text);
     // Any one answer file suffices, so the fair comparison is the cheapest of them.
-    const files = [...new Set(q.answers.map((a) => a.path))].map((p) => fs.readFileSync(path.join(repo.root, p), 'utf8'));
+    const files = [...new Set(q.answers.map((a) => a.path))].map((p) => fs.readFileSync(path.join(root, p), 'utf8'));
     const fileBytes = Math.min(...files.map((f) => Buffer.byteLength(f)));
     const fileTokens = Math.min(...files.map((f) => countTokens(f)));
     const searchTokens = countTokens(text);
@@ -380,22 +442,29 @@ async function main(): Promise<void> {
   if (values.answers) fs.mkdirSync(values.answers, { recursive: true });
   const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
   const repos: Repo[] = [
-    { name: 'npm', root: path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'), questions: NPM_QUESTIONS },
-    { name: 'eslint', root: path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS },
+    { name: 'npm', root: () => path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'), questions: NPM_QUESTIONS },
+    { name: 'eslint', root: () => path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS },
+    { name: 'kernel', root: () => path.join(linuxTree(), 'kernel'), questions: KERNEL_QUESTIONS, heldOut: true },
   ].filter((r) => !values.repo || values.repo.includes(r.name));
   process.stdout.write(`limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n`);
   const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'search tok', 'files tok', 'rank', 'lines']];
   const separators = new Set<number>([0]);
   const all: Totals = { questions: 0, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
   const totals: string[][] = [];
+  const heldOut: string[][] = [];
   for (const repo of repos) {
-    const t = await measure(repo, extra, rows, values.answers);
+    const t = await measure(repo, repo.root(), extra, rows, values.answers);
     separators.add(rows.length - 1);
+    if (repo.heldOut) {
+      heldOut.push(totalRow(`${repo.name} (held out)`, t));
+      continue;
+    }
     totals.push(totalRow(repo.name, t));
     for (const key of Object.keys(all) as Array<keyof Totals>) all[key] += t[key];
   }
   rows.push(...totals);
-  if (repos.length > 1) rows.push(totalRow('total', all));
+  if (totals.length > 1) rows.push(totalRow('total', all));
+  rows.push(...heldOut);
   process.stdout.write('\n');
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const numeric = new Set([2, 3, 4, 5, 6, 7]);
