@@ -25,8 +25,8 @@ const MAX_TITLE_CHARS = 100;
  * Most lines printed for the result at each rank (the last entry for every rank below): the first
  * result gets room for a whole function, the second for half of one, the others for their best
  * line. On the 40 questions of bench/agent-bytes.ts, also giving the third to tenth results 10, 4,
- * 2 and 1 lines cost 18% more bytes for one more answer printed in full; half as many lines for the
- * first two results (20, 8, then 4, 2, 2, 1) saved 7% of the bytes and printed five fewer.
+ * 2 and 1 lines cost 17% more bytes for one more answer printed in full; half as many lines for the
+ * first two results (20, 8, then 4, 2, 2, 1) saved 7% of the bytes and printed four fewer.
  */
 const LINES_BY_RANK = [40, 20, 1];
 /** Lines of context printed above and below a matched line. */
@@ -331,7 +331,8 @@ function renderRuns(lines: readonly string[], startLine: number, picked: Set<num
  * the statement of an opener above it (`if (…) {`, `context.report({`), the outermost within
  * MAX_STATEMENT_LINES, with the comment lines right above it. A statement printed
  * whole answers "what happens then"; one cut at its middle leaves the reader to guess its end.
- * Undefined when even the line's own block is longer.
+ * Undefined when the line stands alone (a one-line statement in a long block) or even its own
+ * block is longer: the context around it says more than a statement can.
  */
 function statementAround(lines: readonly string[], at: number): number[] | undefined {
   const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
@@ -345,19 +346,20 @@ function statementAround(lines: readonly string[], at: number): number[] | undef
     for (let k = i - 1; k >= 0 && k >= i - MAX_STATEMENT_LINES; k--) if (!blank(k) && indent(k) <= indent(i) && !CLOSER_LINE.test(lines[k]!)) return k;
     return i;
   };
-  /** The last line of the statement starting at `start`: the lines indented deeper, through the closer at its own level (`) {` and `} else {` go on). */
-  const endOf = (start: number): number => {
+  /**
+   * The last line of the statement starting at `start`: the lines indented deeper, through the
+   * closer at its own level (`) {` and `} else {` go on); undefined past MAX_STATEMENT_LINES.
+   */
+  const endOf = (start: number): number | undefined => {
     const level = indent(start);
     let end = start;
-    for (let i = start + 1; i < lines.length && i - start <= MAX_STATEMENT_LINES; i++) {
+    for (let i = start + 1; i < lines.length; i++) {
       if (blank(i)) continue;
-      if (indent(i) > level) {
-        end = i;
-        continue;
-      }
-      if (!CLOSER_LINE.test(lines[i]!)) break;
+      const closes = indent(i) <= level;
+      if (closes && !CLOSER_LINE.test(lines[i]!)) break;
+      if (i - start >= MAX_STATEMENT_LINES) return undefined;
       end = i;
-      if (!OPENS_BLOCK.test(lines[i]!)) break;
+      if (closes && !OPENS_BLOCK.test(lines[i]!)) break;
     }
     return end;
   };
@@ -365,14 +367,14 @@ function statementAround(lines: readonly string[], at: number): number[] | undef
   for (;;) {
     const start = startOf(head);
     const end = endOf(start);
-    if (end - start + 1 > MAX_STATEMENT_LINES || end < at) break;
+    if (end === undefined || end < at) break;
     best = [start, end];
     let opener = start - 1;
     while (opener >= 0 && (blank(opener) || indent(opener) >= indent(start))) opener--;
     if (opener < 0) break;
     head = opener;
   }
-  if (!best) return undefined;
+  if (!best || best[0] === best[1]) return undefined;
   let first = best[0];
   while (first > 0 && COMMENT_LINE.test(lines[first - 1]!)) first--;
   return Array.from({ length: best[1] - first + 1 }, (_, k) => first + k);

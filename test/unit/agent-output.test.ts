@@ -34,6 +34,10 @@ function chunkText(i: number, lines = 30, word = 'retry'): string {
   ).join('\n');
 }
 
+function printedLines(out: { shown: Array<{ printed: Array<[number, number]> }> }): number {
+  return out.shown.reduce((n, r) => n + r.printed.reduce((m, [a, b]) => m + b - a + 1, 0), 0);
+}
+
 function response(results: SearchResult[], extra: Partial<SearchResponse> = {}): SearchResponse {
   return { results, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
 }
@@ -181,6 +185,16 @@ test('a short statement around a matched line is printed whole: its comment, its
   assert.ok(run, `lines ${comment}-${closer} are printed in one run: ${JSON.stringify(out.shown[0]!.printed)}`);
   assert.match(out.text, new RegExp(` {2}${closer}: {5}\\}\n`), 'the if closes');
   assert.doesNotMatch(out.text, /work15|more15/, 'the ordinary lines around it are not');
+});
+
+test('a match that is a statement of its own in a long block is printed with the lines around it, not alone', () => {
+  const lines = ['function drain(queue) {', '  while (queue.length > 0) {', '    const item = queue.shift();', '    retry(item);'];
+  for (let i = 0; i < 30; i++) lines.push(`    step${i}(item);`);
+  lines.push('  }', '}');
+  const out = formatForAgent('retry', response([result(0, lines.length)]), { chunkText: () => lines.join('\n') });
+  // The chunk starts at file line 10: the match is line 13.
+  assert.match(out.text, / {2}12: {5}const item = queue\.shift\(\);\n {2}13: {5}retry\(item\);\n {2}14: {5}step0\(item\);\n {2}15: {5}step1\(item\);\n/);
+  assert.ok(printedLines(out) < lines.length, 'not the whole chunk');
 });
 
 test('a small chunk far down the results is printed whole when it costs little more than its best line', () => {
