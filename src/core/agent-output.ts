@@ -239,8 +239,8 @@ function printedCount(shown: ShownResult): number {
 
 /**
  * Which of the chunk's lines to print within `maxLines` and `budget` bytes: the signature, then
- * windows around the lines that hold the most query words (best first), merged where they touch;
- * the whole chunk instead when that costs at most WHOLE_CHUNK_SLACK_BYTES more.
+ * the statements (or the lines) around the lines that hold the most query words, best first,
+ * merged where they touch; the whole chunk instead when that costs at most WHOLE_CHUNK_SLACK_BYTES more.
  */
 function pickLines(text: string, result: SearchResult, terms: string[], maxLines: number, budget: number): { text: string; runs: Array<[number, number]> } {
   const lines = text.replace(/\n$/, '').split('\n');
