@@ -40,9 +40,26 @@ async function find(window: Workbench, query: string, file: string, timeoutMs = 
     } catch (error) {
       if (Date.now() > deadline) throw new Error(`"${query}" did not find ${file} in time`, { cause: error });
     } finally {
-      // The next keybinding press must open a fresh quick pick, not land in this one as it closes.
-      await page.keyboard.press('Escape');
-      await widget.waitFor({ state: 'hidden' });
+      await closeQuickPick(window);
+    }
+  }
+}
+
+/**
+ * Closes the window's quick pick, so that the next keybinding press opens a fresh one rather than
+ * landing in this one as it closes. On a loaded machine the quick pick may open only after an
+ * Escape meant for it was pressed, so Escape is pressed until it is gone.
+ */
+async function closeQuickPick({ page }: Workbench): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await page.keyboard.press('Escape');
+    try {
+      await widget.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
     }
   }
 }
