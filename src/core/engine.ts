@@ -12,7 +12,7 @@ import { isBusy } from './store/database.ts';
 import { IndexStore, type CatalogEntry, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { SearchResponse } from './types.ts';
 import type { EmbedderConfig } from './semantic/embedder.ts';
-import { SemanticLane, type EmbedOutcome, type EmbedProgress, type SemanticList } from './semantic/lane.ts';
+import { SemanticLane, type EmbedOutcome, type EmbedPassOptions, type SemanticList } from './semantic/lane.ts';
 import { createEmbedder } from './semantic/providers.ts';
 import { errorMessage } from './error-message.ts';
 import { VectorStore } from './store/vectors.ts';
@@ -164,7 +164,7 @@ export class Engine {
    * Embeds the chunks that have no vector of the configured model yet (see SemanticLane); run it
    * after indexing, never before. Undefined when no model is configured or it could not be loaded.
    */
-  embedPending(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome> | undefined {
+  embedPending(options: Omit<EmbedPassOptions, 'inWriteTurn'> = {}): Promise<EmbedOutcome> | undefined {
     const { lane, embeddingConfig } = this;
     if (!lane || !embeddingConfig) return undefined;
     return lane.embedPending({ ...options, inWriteTurn: (write) => this.inWriteTurn(write) }).then(async (outcome) => {

@@ -26,6 +26,7 @@ import { quote, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { IndexingSoFar, SearchResponse, SearchResult } from './types.ts';
 import type { EmbedOutcome, EmbedProgress, SemanticList } from './semantic/lane.ts';
 import { errorMessage } from './error-message.ts';
+import type { UserActivity } from './user-activity.ts';
 
 export type KeeperRole = 'owner' | 'reader';
 
@@ -49,6 +50,8 @@ export type KeeperConfig = EngineConfig & {
   heartbeatMs?: number;
   /** Wait before retrying a failed embedding pass, in milliseconds (EMBED_RETRY_FIRST_MS); doubles each time. Tests shorten it. */
   embedRetryMs?: number;
+  /** The user's typing, shared by every keeper in the process: a sync rests between its batches while they type. */
+  activity?: UserActivity;
 };
 
 export interface KeeperStats extends IndexStats {
@@ -633,6 +636,7 @@ export class IndexKeeper {
         signal: run.abort.signal,
         firstPaths,
         ...(paths ? { paths } : {}),
+        ...(this.config.activity ? { activity: this.config.activity } : {}),
         onProgress: (progress) => {
           run.progress = progress;
           this.emit({ type: 'progress', progress });
@@ -657,6 +661,7 @@ export class IndexKeeper {
     const run: EmbedRun = { abort: new AbortController(), listeners: new Set(), promise: Promise.resolve(undefined) };
     const pass = this.engine.embedPending({
       signal: run.abort.signal,
+      ...(this.config.activity ? { activity: this.config.activity } : {}),
       onProgress: (progress) => {
         this.emit({ type: 'embedding', progress });
         for (const listener of run.listeners) listener(progress);

@@ -13,6 +13,7 @@ import { LocalWriter, ThreadWriter, type BatchWriter } from './store/batch-write
 import { isDiskFull } from './store/database.ts';
 import type { FileChunks, IndexStore, TouchedFile } from './store/store.ts';
 import type { FileStat, SkipReason } from './types.ts';
+import type { UserActivity } from './user-activity.ts';
 
 /** Where the CLI keeps an index inside the folder it indexes; never indexed itself. */
 export const INDEX_DIR = '.fused-search';
@@ -59,6 +60,8 @@ export interface IndexProgress {
   filesDone: number;
   bytesDone: number;
   currentPath?: string;
+  /** Set while the sync rests between batches because the user is typing (`SyncOptions.activity`). */
+  resting?: boolean;
 }
 
 export interface SyncOptions {
@@ -75,6 +78,8 @@ export interface SyncOptions {
    * them makes it a full sync, since only a crawl finds what a new folder holds.
    */
   paths?: readonly string[];
+  /** While it reports the user active, the sync rests between batches (src/core/user-activity.ts). */
+  activity?: UserActivity;
 }
 
 /** What one path is to the index now, judged as the crawl judges what it finds. */
@@ -155,7 +160,7 @@ export class Indexer {
     }
   }
 
-  private async syncUnguarded({ signal, onProgress, firstPaths = [], paths }: SyncOptions): Promise<IndexSummary> {
+  private async syncUnguarded({ signal, onProgress, firstPaths = [], paths, activity }: SyncOptions): Promise<IndexSummary> {
     const started = performance.now();
     // This thread's grammars load while the folder is scanned. Pool threads load their own, but
     // the first single-file update after a sync must not wait for them; a failure surfaces below.
@@ -245,6 +250,7 @@ export class Indexer {
     let batchCounts = { added: 0, updated: 0, bytes: 0 };
     // One batch is written while the next is prepared; the one after waits for it (memory stays flat).
     let writing: Promise<unknown> = Promise.resolve();
+    let workingSince = performance.now();
     const flush = async () => {
       if (batch.length + touched.length === 0) return;
       const written = { files: batch, touched };
@@ -253,6 +259,13 @@ export class Indexer {
       touched = [];
       batchCounts = { added: 0, updated: 0, bytes: 0 };
       await writing;
+      if (activity?.active) {
+        const progress: IndexProgress = { phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes };
+        report({ ...progress, resting: true }, true);
+        await activity.rest(performance.now() - workingSince, signal);
+        report(progress, true);
+      }
+      workingSince = performance.now();
       writing = write(() => writer.write(written)).then((ok) => {
         if (!ok) return;
         summary.added += counts.added;

@@ -170,7 +170,7 @@ const budgetBytes = wholeNumber(MIN_AGENT_BUDGET_BYTES, MAX_AGENT_BUDGET_BYTES);
 
 /**
  * The options above a person sets in VS Code, by setting name under `fusedSearch.`. Those missing
- * here (stages, filters, the title column's weight, the prepare threads) are for code, benchmarks and the CLI (`--threads`).
+ * here (stages, filters, the title column's weight) are for code, benchmarks and the CLI.
  */
 export const OPTION_SETTINGS = {
   include: INDEX_OPTION_SCHEMAS.include,
@@ -178,6 +178,7 @@ export const OPTION_SETTINGS = {
   maxFileBytes: INDEX_OPTION_SCHEMAS.maxFileBytes,
   chunkMaxBytes: INDEX_OPTION_SCHEMAS.chunkMaxBytes,
   indexSecretFiles: INDEX_OPTION_SCHEMAS.indexSecretFiles,
+  prepareThreads: INDEX_OPTION_SCHEMAS.prepareThreads,
   limit: SEARCH_OPTION_SCHEMAS.limit,
   rrfK: SEARCH_OPTION_SCHEMAS.rrfK,
   'weights.porter': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.porter,

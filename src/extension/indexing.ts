@@ -32,6 +32,8 @@ export interface IndexState {
 
 /** Watcher events are gathered this long before the worker hears of them (a checkout touches many files). */
 const WATCH_DEBOUNCE_MS = 250;
+/** The worker hears that the user is typing at most this often: it counts them typing for a second after. */
+const TYPING_REPORT_MS = 250;
 
 export class IndexController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -51,6 +53,7 @@ export class IndexController implements vscode.Disposable {
   private syncing: Promise<void> | undefined;
   private paused = false;
   private progressReporter: ((progress: IndexProgress) => void) | undefined;
+  private typingReported = Number.NEGATIVE_INFINITY;
   private readonly client: EngineClient;
   private readonly log: vscode.LogOutputChannel;
   private readonly storage: vscode.Uri;
@@ -113,6 +116,14 @@ export class IndexController implements vscode.Disposable {
         else void this.syncAll();
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.readNow(document.uri)),
+      // A sync rests between its batches while the user types (src/core/user-activity.ts).
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length === 0 || event.document.uri.scheme === 'output') return;
+        const now = performance.now();
+        if (now - this.typingReported < TYPING_REPORT_MS) return;
+        this.typingReported = now;
+        void this.client.request({ type: 'typing' });
+      }),
       // While indexing, a file the user opens is read at once rather than when the crawl reaches it.
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor && this.state.phase === 'indexing') this.readNow(editor.document.uri);
@@ -191,7 +202,7 @@ export class IndexController implements vscode.Disposable {
             this.progressReporter = (p) => {
               const percent = p.phase === 'indexing' && p.filesFound > 0 ? (100 * p.filesDone) / p.filesFound : 0;
               progress.report({
-                message: `${p.phase} ${p.filesDone.toLocaleString()} / ${p.filesFound.toLocaleString()} files`,
+                message: `${p.phase} ${p.filesDone.toLocaleString()} / ${p.filesFound.toLocaleString()} files${p.resting ? ', resting while you type' : ''}`,
                 increment: Math.max(0, percent - last),
               });
               last = Math.max(last, percent);
@@ -369,7 +380,7 @@ export class IndexController implements vscode.Disposable {
         item.text = '$(search) Fused: starting';
         break;
       case 'indexing':
-        item.text = `$(sync~spin) Fused: indexing ${this.state.percent}%`;
+        item.text = `$(sync~spin) Fused: indexing ${this.state.percent}%${this.state.progress?.resting ? ' · resting while you type' : ''}`;
         break;
       case 'paused':
         item.text = `$(debug-pause) Fused: paused · ${chunks.toLocaleString('en-US')} chunks`;
@@ -385,7 +396,10 @@ export class IndexController implements vscode.Disposable {
     const kept = this.state.stats.filter((s) => s.indexedBy);
     if (this.state.phase === 'ready' && kept.length > 0) item.text += ' · read-only';
     const embedding = [...this.state.embedding.values()].reduce((sum, p) => ({ done: sum.done + p.done, total: sum.total + p.total }), { done: 0, total: 0 });
-    if (this.state.phase === 'ready' && embedding.total > 0) item.text += ` · embedding ${Math.floor((100 * embedding.done) / embedding.total)}%`;
+    if (this.state.phase === 'ready' && embedding.total > 0) {
+      const resting = [...this.state.embedding.values()].some((p) => p.resting);
+      item.text += ` · embedding ${Math.floor((100 * embedding.done) / embedding.total)}%${resting ? ' (resting while you type)' : ''}`;
+    }
     const keptBy = kept.map((s) => `\n${s.name}: indexed by ${s.indexedBy}; this window reads that index and takes over when it closes.`).join('');
     const notes = [secretFilesLine(this.state.stats), semanticLine(this.state.stats)].filter(Boolean).join('\n');
     item.tooltip = this.state.error

@@ -76,6 +76,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       maxFileBytes: value.maxFileBytes,
       chunkMaxBytes: value.chunkMaxBytes,
       indexSecretFiles: value.indexSecretFiles,
+      ...(value.prepareThreads === undefined ? {} : { prepareThreads: value.prepareThreads }),
     },
     search: {
       limit: value.limit,

@@ -106,6 +106,8 @@ export const workerRequests = {
    * folder: the open editors) are brought up to date before the rest.
    */
   sync: { params: z.object({ folder: folderId, firstPaths: z.array(z.string()).optional() }), ...returns<IndexSummary | null>() },
+  /** The user is typing (in an editor, or a query): syncs rest between their batches until they stop (src/core/user-activity.ts). */
+  typing: { params: z.object({}), ...returns<null>() },
   /** Stops any running sync and embedding pass; a later `sync` resumes from what the index already holds, and embeds after it. */
   pause: { params: z.object({}), ...returns<null>() },
   /** Deletes a folder's database and indexes it from scratch; refused while another process keeps it. */

@@ -12,6 +12,7 @@ import { formatForAgent } from '../core/agent-output.ts';
 import { agentText, redactedText, redactResults } from '../core/redact.ts';
 import { IndexKeeper, NotKeeperError, searchFolders, type KeptFolder } from '../core/index-keeper.ts';
 import { DEFAULT_LOCATE_LIMIT, locate } from '../core/locate.ts';
+import { UserActivity } from '../core/user-activity.ts';
 import type { SearchResult } from '../core/types.ts';
 import {
   parseToWorker,
@@ -39,6 +40,8 @@ interface Folder {
 const CLOSE_GRACE_MS = 5_000;
 
 const folders = new Map<FolderId, Folder>();
+/** One user for every folder: their typing makes each folder's sync rest, since all share the cores. */
+const activity = new UserActivity();
 const cancelled = new Set<number>();
 /** Searches supersede each other: only the newest one still in the queue is worth running. */
 let newestSearch = 0;
@@ -79,6 +82,7 @@ async function openFolder(spec: FolderSpec): Promise<Folder> {
     ...(spec.embedding ? { embedding: spec.embedding } : {}),
     kind: 'vscode',
     onePerProcess: true,
+    activity,
   });
   keeper.onEvent((event) => {
     const name = spec.name;
@@ -142,6 +146,11 @@ const handlers: RequestHandlers = {
 
   async sync({ folder: id, firstPaths }) {
     return folder(id).keeper.sync(firstPaths ? { firstPaths } : {});
+  },
+
+  async typing() {
+    activity.noteActive();
+    return null;
   },
 
   async pause() {

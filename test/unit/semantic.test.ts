@@ -20,10 +20,11 @@ import { IndexKeeper } from '../../src/core/index-keeper.ts';
 import type { FolderSpec } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
-import { SemanticLane } from '../../src/core/semantic/lane.ts';
+import { SemanticLane, type EmbedProgress } from '../../src/core/semantic/lane.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
 import { loadTokenizer } from '../../src/core/semantic/tokenizer.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
+import { UserActivity } from '../../src/core/user-activity.ts';
 import { VectorStore } from '../../src/core/store/vectors.ts';
 import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-server.ts';
 import { expectedVector, writeOnnxModel } from './helpers/onnx-model.ts';
@@ -120,6 +121,23 @@ test('a question that shares no word with the code finds it through an Ollama mo
   assert.deepEqual(answer.semantic, { model: 'ollama:use-lite' });
   assert.match(describeAsText(top).join('\n'), /Semantic: #1 · cosine 0\.\d{3} · rrf \+0\.\d{4}/);
   assert.match(describeAsText(top).join('\n'), /Stage: semantic/);
+});
+
+test('an embedding pass rests between batches while the user types, says so, and still embeds every chunk', async () => {
+  const engine = await indexed(WORKSPACE, ollama({ batchSize: 1 }));
+  const activity = new UserActivity();
+  activity.noteActive();
+  const typing = setInterval(() => activity.noteActive(), 50);
+  const reports: EmbedProgress[] = [];
+  try {
+    const outcome = await engine.embedPending({ activity, onProgress: (progress) => reports.push(progress) });
+    assert.equal(outcome?.embedded, engine.stats().chunks);
+  } finally {
+    clearInterval(typing);
+  }
+  assert.ok(reports.filter((progress) => progress.resting).length >= engine.stats().chunks - 1, 'a rest after every batch but maybe the last');
+  assert.equal(reports.at(-1)?.resting, undefined, 'the last report is not a rest');
+  assertIntact(engine, 'ollama:use-lite');
 });
 
 test('a chunk both lists find keeps its lexical stage, with the semantic rank beside Porter and trigram', async () => {

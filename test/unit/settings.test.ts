@@ -78,3 +78,12 @@ test('an invalid value falls back to the default with a warning', () => {
   assert.deepEqual(s.index.include, []);
   assert.equal(warnings.length, 2);
 });
+
+test('fusedSearch.prepareThreads sets how many threads prepare files; unset, the engine picks', () => {
+  assert.equal(parseSettings(source({ prepareThreads: 0 }, {}), true, () => undefined).index.prepareThreads, 0);
+  assert.equal(parseSettings(source({ prepareThreads: 3 }, {}), true, () => undefined).index.prepareThreads, 3);
+  assert.equal('prepareThreads' in parseSettings(source({}, {}), true, () => undefined).index, false);
+  const warnings: string[] = [];
+  assert.equal('prepareThreads' in parseSettings(source({ prepareThreads: 99 }, {}), true, (m) => warnings.push(m)).index, false);
+  assert.equal(warnings.length, 1);
+});

@@ -9,6 +9,7 @@
 
 import { errorMessage } from '../error-message.ts';
 import type { NearestChunk, VectorStore } from '../store/vectors.ts';
+import type { UserActivity } from '../user-activity.ts';
 import { EmbedderError, type Embedder } from './embedder.ts';
 
 /** What the pipeline receives: the nearest chunks, or why there are none this time. */
@@ -18,6 +19,8 @@ export interface EmbedProgress {
   /** Contents embedded so far in this pass, and how many were missing when it started. */
   done: number;
   total: number;
+  /** Set while the pass rests between batches because the user is typing (`EmbedPassOptions.activity`). */
+  resting?: boolean;
 }
 
 export interface EmbedOutcome {
@@ -36,6 +39,8 @@ export interface EmbedPassOptions {
   signal?: AbortSignal;
   onProgress?: (progress: EmbedProgress) => void;
   inWriteTurn?: (write: () => void) => Promise<void>;
+  /** While it reports the user active, the pass rests between batches (src/core/user-activity.ts). */
+  activity?: UserActivity;
 }
 
 export class SemanticLane {
@@ -68,7 +73,7 @@ export class SemanticLane {
    * what was stored stays. Each write runs through `inWriteTurn` when given (Indexer.inWriteTurn).
    */
   async embedPending(options: EmbedPassOptions = {}): Promise<EmbedOutcome> {
-    const { signal, onProgress, inWriteTurn = async (write) => write() } = options;
+    const { signal, onProgress, activity, inWriteTurn = async (write) => write() } = options;
     const model = this.model;
     await inWriteTurn(() => {
       this.vectors.ensureSchema();
@@ -78,6 +83,7 @@ export class SemanticLane {
     let done = 0;
     let afterId = 0;
     onProgress?.({ done, total });
+    let workingSince = performance.now();
     for (;;) {
       if (signal?.aborted) return { embedded: done };
       const batch = this.vectors.pending(model, afterId, this.embedder.batchSize);
@@ -103,6 +109,12 @@ export class SemanticLane {
       done += batch.length;
       afterId = batch.at(-1)!.chunkId;
       onProgress?.({ done, total: Math.max(total, done) });
+      if (activity?.active) {
+        onProgress?.({ done, total: Math.max(total, done), resting: true });
+        await activity.rest(performance.now() - workingSince, signal);
+        onProgress?.({ done, total: Math.max(total, done) });
+      }
+      workingSince = performance.now();
     }
     await inWriteTurn(() => this.vectors.removeStale(model));
     this.failure = undefined;

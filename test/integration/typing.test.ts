@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { IndexState } from '../../src/extension/indexing.ts';
+import type { SearchAnswer } from '../../src/protocol/worker.ts';
+
+const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
+const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** More than a mass change (MASS_CHANGE_FILES), so the worker syncs them in batches with the bulk writer. */
+const FILES = 600;
+/** A word only file `n` holds, letters only so the query is one token. */
+const word = (n: number) => `typist${[...String(n)].map((d) => String.fromCharCode(97 + Number(d))).join('')}q`;
+
+suite('indexing gives way while the user types', () => {
+  let dir = '';
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
+    await waitForIndex();
+    const notes = vscode.workspace.workspaceFolders?.find((f) => f.name === 'notes');
+    assert.ok(notes);
+    dir = path.join(notes.uri.fsPath, 'typing');
+  });
+
+  suiteTeardown(async function () {
+    this.timeout(30_000);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    rmSync(dir, { recursive: true, force: true });
+    // Leave the index as the other suites expect it: without these files.
+    const deadline = Date.now() + 20_000;
+    while ((await search(word(FILES - 1)))?.results.some((r) => r.path.startsWith('typing/')) && Date.now() < deadline) await sleep(250);
+  });
+
+  test('files that arrive while the user types in an editor are indexed with rests between batches, and all of them arrive', async function () {
+    this.timeout(90_000);
+    const state = await waitForIndex(); // the live state: it follows the worker's progress
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: '' }));
+    let typing = true;
+    const keystrokes = (async () => {
+      while (typing) {
+        await editor.edit((edit) => edit.insert(editor.document.positionAt(editor.document.getText().length), 'a'));
+        await sleep(40);
+      }
+    })();
+    let rested = false;
+    const watch = setInterval(() => (rested ||= state.progress?.resting === true), 5);
+    try {
+      await sleep(300);
+      mkdirSync(dir, { recursive: true });
+      for (let n = 0; n < FILES; n++) writeFileSync(path.join(dir, `file${n}.md`), `# Typing ${n}\n\nThis file says ${word(n)}.\n`);
+      const deadline = Date.now() + 60_000;
+      for (const n of [0, FILES / 2, FILES - 1]) {
+        while (!(await search(word(n)))?.results.some((r) => r.path === `typing/file${n}.md`)) {
+          assert.ok(Date.now() < deadline, `typing/file${n}.md was never indexed`);
+          await sleep(250);
+        }
+      }
+    } finally {
+      typing = false;
+      await keystrokes;
+      clearInterval(watch);
+    }
+    assert.ok(rested, "the worker's progress never said it rested for the typing");
+  });
+});
