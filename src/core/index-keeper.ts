@@ -383,13 +383,17 @@ export class IndexKeeper {
 
   /**
    * What a long-running host starts at open without waiting for it, a turn later so the open
-   * itself returns first: the pages a first search reads (Engine.warmUp), then the vectors.
+   * itself returns first: the pages a first search reads (Engine.warmUpSteps, one per turn, so a
+   * search asked meanwhile waits for one step at most), then the vectors.
    */
   async prepareForSearches(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (this.closed) return;
-    this.engine.warmUp();
-    await this.engine.prepareVectors();
+    const engine = this.engine;
+    for (const step of engine.warmUpSteps()) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.closed || this.engine !== engine) return;
+      step();
+    }
+    await engine.prepareVectors();
   }
 
   /** Set while the index has never been complete: how far its first index has got, here or at the holder. */

@@ -70,6 +70,24 @@ test('the vocabulary of a big index is kept in it, so the next process corrects 
   second.close();
 });
 
+test('a kept vocabulary remembers the commonest words, and a host opening the index reads their postings before anyone searches', async () => {
+  const dbFile = bigIndex(30);
+  const first = await Engine.open({ dbFile });
+  first.searchIndexed('kuberntes');
+  first.close();
+
+  const second = await Engine.open({ dbFile });
+  // The 200 chunks of part*.txt hold `part` and `txt` in their titles, the 30 small files hold
+  // `small` and `file`, and every other word is in one or two chunks.
+  assert.deepEqual(second.store.commonWords().slice(0, 4), ['part', 'txt', 'file', 'small']);
+  const read: string[] = [];
+  second.store.readPostings = (word) => void read.push(word);
+  for (const step of second.warmUpSteps()) step();
+  assert.deepEqual(read, second.store.commonWords());
+  assert.equal(read.length, 24);
+  second.close();
+});
+
 test('a kept vocabulary is rebuilt once enough files changed after it, so new words become corrections', async () => {
   const dbFile = bigIndex();
   const first = await Engine.open({ dbFile });
