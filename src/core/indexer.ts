@@ -250,7 +250,7 @@ export class Indexer {
     let batchCounts = { added: 0, updated: 0, bytes: 0 };
     // One batch is written while the next is prepared; the one after waits for it (memory stays flat).
     let writing: Promise<unknown> = Promise.resolve();
-    let workingSince = performance.now();
+    const pace = activity?.pace();
     const flush = async () => {
       if (batch.length + touched.length === 0) return;
       const written = { files: batch, touched };
@@ -259,13 +259,10 @@ export class Indexer {
       touched = [];
       batchCounts = { added: 0, updated: 0, bytes: 0 };
       await writing;
-      if (activity?.active) {
-        const progress: IndexProgress = { phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes };
-        report({ ...progress, resting: true }, true);
-        await activity.rest(performance.now() - workingSince, signal);
-        report(progress, true);
-      }
-      workingSince = performance.now();
+      await pace?.between(
+        (resting) => report({ phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes, ...(resting ? { resting } : {}) }, true),
+        signal,
+      );
       writing = write(() => writer.write(written)).then((ok) => {
         if (!ok) return;
         summary.added += counts.added;

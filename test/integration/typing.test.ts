@@ -11,7 +11,7 @@ const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSear
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** More than a mass change (MASS_CHANGE_FILES), so the worker syncs them in batches with the bulk writer. */
-const FILES = 600;
+const FILES = 1200;
 /** A word only file `n` holds, letters only so the query is one token. */
 const word = (n: number) => `typist${[...String(n)].map((d) => String.fromCharCode(97 + Number(d))).join('')}q`;
 
@@ -52,7 +52,9 @@ suite('indexing gives way while the user types', () => {
     try {
       await sleep(300);
       mkdirSync(dir, { recursive: true });
-      for (let n = 0; n < FILES; n++) writeFileSync(path.join(dir, `file${n}.md`), `# Typing ${n}\n\nThis file says ${word(n)}.\n`);
+      // Files of a few KB each, so that indexing them is work worth resting from (see user-activity.ts).
+      const body = Array.from({ length: 40 }, (_, line) => `Line ${line} of the notes on harbours, ferries and tides.`).join('\n');
+      for (let n = 0; n < FILES; n++) writeFileSync(path.join(dir, `file${n}.md`), `# Typing ${n}\n\nThis file says ${word(n)}.\n\n${body}\n`);
       const deadline = Date.now() + 60_000;
       for (const n of [0, FILES / 2, FILES - 1]) {
         while (!(await search(word(n)))?.results.some((r) => r.path === `typing/file${n}.md`)) {

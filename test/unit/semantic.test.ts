@@ -124,7 +124,9 @@ test('a question that shares no word with the code finds it through an Ollama mo
 });
 
 test('an embedding pass rests between batches while the user types, says so, and still embeds every chunk', async () => {
-  const engine = await indexed(WORKSPACE, ollama({ batchSize: 1 }));
+  // Enough one-chunk batches that the pass works for longer than a span the pace lets go unrested.
+  const notes = Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`notes/${i}.md`, `# Note ${i}\n\nThe meeting moved to room ${i}.\n`]));
+  const engine = await indexed({ ...WORKSPACE, ...notes }, ollama({ batchSize: 1 }));
   const activity = new UserActivity();
   activity.noteActive();
   const typing = setInterval(() => activity.noteActive(), 50);
@@ -135,7 +137,7 @@ test('an embedding pass rests between batches while the user types, says so, and
   } finally {
     clearInterval(typing);
   }
-  assert.ok(reports.filter((progress) => progress.resting).length >= engine.stats().chunks - 1, 'a rest after every batch but maybe the last');
+  assert.ok(reports.some((progress) => progress.resting));
   assert.equal(reports.at(-1)?.resting, undefined, 'the last report is not a rest');
   assertIntact(engine, 'ollama:use-lite');
 });

@@ -83,7 +83,7 @@ export class SemanticLane {
     let done = 0;
     let afterId = 0;
     onProgress?.({ done, total });
-    let workingSince = performance.now();
+    const pace = activity?.pace();
     for (;;) {
       if (signal?.aborted) return { embedded: done };
       const batch = this.vectors.pending(model, afterId, this.embedder.batchSize);
@@ -109,12 +109,7 @@ export class SemanticLane {
       done += batch.length;
       afterId = batch.at(-1)!.chunkId;
       onProgress?.({ done, total: Math.max(total, done) });
-      if (activity?.active) {
-        onProgress?.({ done, total: Math.max(total, done), resting: true });
-        await activity.rest(performance.now() - workingSince, signal);
-        onProgress?.({ done, total: Math.max(total, done) });
-      }
-      workingSince = performance.now();
+      await pace?.between((resting) => onProgress?.({ done, total: Math.max(total, done), ...(resting ? { resting } : {}) }), signal);
     }
     await inWriteTurn(() => this.vectors.removeStale(model));
     this.failure = undefined;
