@@ -396,12 +396,20 @@ export class IndexController implements vscode.Disposable {
     const kept = this.state.stats.filter((s) => s.indexedBy);
     if (this.state.phase === 'ready' && kept.length > 0) item.text += ' · read-only';
     const embedding = [...this.state.embedding.values()].reduce((sum, p) => ({ done: sum.done + p.done, total: sum.total + p.total }), { done: 0, total: 0 });
+    const embeddingRests = [...this.state.embedding.values()].some((p) => p.resting);
     if (this.state.phase === 'ready' && embedding.total > 0) {
-      const resting = [...this.state.embedding.values()].some((p) => p.resting);
-      item.text += ` · embedding ${Math.floor((100 * embedding.done) / embedding.total)}%${resting ? ' (resting while you type)' : ''}`;
+      item.text += ` · embedding ${Math.floor((100 * embedding.done) / embedding.total)}%${embeddingRests ? ' (resting while you type)' : ''}`;
     }
+    // A mass change (a checkout) rests too, with the status bar showing no indexing: the tooltip says so.
+    const resting = this.state.progress?.resting || embeddingRests;
     const keptBy = kept.map((s) => `\n${s.name}: indexed by ${s.indexedBy}; this window reads that index and takes over when it closes.`).join('');
-    const notes = [secretFilesLine(this.state.stats), semanticLine(this.state.stats)].filter(Boolean).join('\n');
+    const notes = [
+      secretFilesLine(this.state.stats),
+      semanticLine(this.state.stats),
+      resting ? 'While you type, indexing rests between its batches: it takes at most half the CPU until a second after your last keystroke.' : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
     item.tooltip = this.state.error
       ? `Fused Search: ${this.state.error}\nClick for details.`
       : `Fused Search: ${files.toLocaleString('en-US')} files, ${chunks.toLocaleString('en-US')} chunks in ${this.specs.length} folder(s).${keptBy}${notes ? `\n${notes}` : ''}\nClick for details.`;

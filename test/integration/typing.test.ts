@@ -49,6 +49,14 @@ suite('indexing gives way while the user types', () => {
     })();
     let rested = false;
     const watch = setInterval(() => (rested ||= state.progress?.resting === true), 5);
+    let toldInTooltip = false;
+    const statusWatch = (async () => {
+      while (typing && !toldInTooltip) {
+        const { tooltip } = await vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
+        toldInTooltip = /indexing rests between its batches/.test(tooltip);
+        await sleep(10);
+      }
+    })();
     try {
       await sleep(300);
       mkdirSync(dir, { recursive: true });
@@ -64,9 +72,10 @@ suite('indexing gives way while the user types', () => {
       }
     } finally {
       typing = false;
-      await keystrokes;
+      await Promise.all([keystrokes, statusWatch]);
       clearInterval(watch);
     }
     assert.ok(rested, "the worker's progress never said it rested for the typing");
+    assert.ok(toldInTooltip, "the status bar's tooltip never said that indexing rests while the user types");
   });
 });
