@@ -39,7 +39,7 @@ for (const file of walk(root)) {
   const text = buffer.toString('utf8');
   const relPath = path.relative(root, file);
   const t0 = performance.now();
-  const { language, chunks } = chunker.chunk(relPath, text);
+  const { language, chunks } = await chunker.chunk(relPath, text);
   const ms = performance.now() - t0;
   const tally = tallies.get(language) ?? { files: 0, bytes: 0, chunks: 0, ms: 0, slowestMs: 0, slowest: '' };
   tally.files++;

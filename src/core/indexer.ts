@@ -162,8 +162,8 @@ export class Indexer {
 
   private async syncUnguarded({ signal, onProgress, firstPaths = [], paths, activity }: SyncOptions): Promise<IndexSummary> {
     const started = performance.now();
-    // This thread's grammars load while the folder is scanned. Pool threads load their own, but
-    // the first single-file update after a sync must not wait for them; a failure surfaces below.
+    // This thread's parser runtime starts while the folder is scanned (each grammar loads with the
+    // first file of its language); a missing grammar file surfaces below.
     const chunkerLoaded = this.loadChunker();
     chunkerLoaded.catch(() => undefined);
     const summary: IndexSummary = {

@@ -40,7 +40,7 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `must be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` });
 }
 
-/** Each preparing thread loads its own tree-sitter runtime and grammars, tens of MB. */
+/** Each preparing thread loads its own tree-sitter runtime and the grammars it meets, tens of MB. */
 const MAX_PREPARE_THREADS = 16;
 
 const globs = z

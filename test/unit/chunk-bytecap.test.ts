@@ -18,18 +18,18 @@ function hasLoneSurrogate(text: string): boolean {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-test('a single long paragraph is split under the byte cap', () => {
+test('a single long paragraph is split under the byte cap', async () => {
   const paragraph = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} goes on for a while.`).join('\n');
   for (const file of ['notes.txt', 'README.md']) {
-    const { chunks } = chunker.chunk(file, paragraph);
+    const { chunks } = await chunker.chunk(file, paragraph);
     assert.ok(chunks.length > 1, file);
     assertUnderCap(chunks);
   }
 });
 
-test('a single long line is split into pieces that all report that line', () => {
+test('a single long line is split into pieces that all report that line', async () => {
   const text = `first line\n${'word '.repeat(400)}\nlast line\n`;
-  const { chunks } = chunker.chunk('notes.txt', text);
+  const { chunks } = await chunker.chunk('notes.txt', text);
   const pieces = chunks.filter((c) => c.startLine === 2);
   assert.ok(pieces.length >= 8);
   assertUnderCap(chunks);
@@ -42,9 +42,9 @@ test('a single long line is split into pieces that all report that line', () => 
   assert.ok(pieces.every((p) => p.text.startsWith('word')));
 });
 
-test('a long line of emoji and CJK is never cut inside a character', () => {
+test('a long line of emoji and CJK is never cut inside a character', async () => {
   const line = '漢字かな😀🎉é'.repeat(200);
-  const { chunks } = chunker.chunk('emoji.txt', line);
+  const { chunks } = await chunker.chunk('emoji.txt', line);
   assertUnderCap(chunks);
   assert.ok(chunks.every((c) => !hasLoneSurrogate(c.text)));
   assert.equal(chunks.map((c) => c.text).join(''), line);
@@ -52,7 +52,7 @@ test('a long line of emoji and CJK is never cut inside a character', () => {
 
 test('the cap holds at its smallest, 4 bytes, for 4-byte characters', async () => {
   const tiny = await createChunker({ chunkMaxBytes: 1 });
-  const { chunks } = tiny.chunk('e.txt', '😀a😀');
+  const { chunks } = await tiny.chunk('e.txt', '😀a😀');
   assert.deepEqual(
     chunks.map((c) => c.text),
     ['😀', 'a', '😀'],
@@ -60,10 +60,10 @@ test('the cap holds at its smallest, 4 bytes, for 4-byte characters', async () =
   assertUnderCap(chunks, 4);
 });
 
-test('a function over the cap is split into numbered parts that keep its title and line ranges', () => {
+test('a function over the cap is split into numbered parts that keep its title and line ranges', async () => {
   const lines = Array.from({ length: 30 }, (_, i) => `  total += compute(${i});`);
   const text = `function sum() {\n  let total = 0;\n${lines.join('\n')}\n  return total;\n}\n`;
-  const { chunks } = chunker.chunk('sum.js', text);
+  const { chunks } = await chunker.chunk('sum.js', text);
   assert.ok(chunks.length > 1);
   assertUnderCap(chunks);
   chunks.forEach((c, i) => assert.equal(c.title, `sum (part ${i + 1})`));
@@ -72,17 +72,17 @@ test('a function over the cap is split into numbered parts that keep its title a
   for (let i = 1; i < chunks.length; i++) assert.equal(chunks[i]?.startLine, (chunks[i - 1]?.endLine ?? 0) + 1);
 });
 
-test('a split prefers blank lines inside the piece, so paragraphs of code stay together', () => {
+test('a split prefers blank lines inside the piece, so paragraphs of code stay together', async () => {
   const block = (n: number): string => Array.from({ length: 3 }, (_, i) => `  step${n}_${i}();`).join('\n');
   const text = `function f() {\n${[1, 2, 3, 4, 5, 6, 7].map(block).join('\n\n')}\n}\n`;
-  const { chunks } = chunker.chunk('f.js', text);
+  const { chunks } = await chunker.chunk('f.js', text);
   assert.ok(chunks.length > 1);
   for (const chunk of chunks.slice(1)) assert.match(chunk.text, /^ {2}step\d_0\(\);/);
 });
 
-test('minified JSON on one line is split under the cap', () => {
+test('minified JSON on one line is split under the cap', async () => {
   const data = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}` })));
-  const { chunks } = chunker.chunk('data.json', data);
+  const { chunks } = await chunker.chunk('data.json', data);
   assert.ok(chunks.length > 1);
   assertUnderCap(chunks);
   assert.ok(chunks.every((c) => c.startLine === 1 && c.endLine === 1));

@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGrammars } from '../../src/core/chunk/grammars.ts';
 import { createChunker } from '../../src/core/chunk/index.ts';
@@ -53,8 +56,8 @@ ${body(4, '    ')}
 export function helper(): void {}
 `;
 
-test('a method inside a class is indexed once, under Class > method', () => {
-  const { language, chunks } = tight.chunk('src/store.ts', STORE_TS);
+test('a method inside a class is indexed once, under Class > method', async () => {
+  const { language, chunks } = await tight.chunk('src/store.ts', STORE_TS);
   assert.equal(language, 'typescript');
   const t = STORE_TS;
   assert.deepEqual(ranges(chunks), [
@@ -68,8 +71,8 @@ test('a method inside a class is indexed once, under Class > method', () => {
   assert.ok(chunks.every((c) => c.kind === 'code'));
 });
 
-test('a class header chunk holds the signature and fields, not the methods', () => {
-  const { chunks } = tight.chunk('src/store.ts', STORE_TS);
+test('a class header chunk holds the signature and fields, not the methods', async () => {
+  const { chunks } = await tight.chunk('src/store.ts', STORE_TS);
   const header = chunks.find((c) => c.title === 'ContentStore');
   assert.ok(header);
   assert.ok(header.text.startsWith('/** Keeps chunks and answers queries. */\nexport class ContentStore {'));
@@ -77,8 +80,8 @@ test('a class header chunk holds the signature and fields, not the methods', () 
   assert.ok(!header.text.includes('compute('));
 });
 
-test('doc comments and decorators directly above a symbol belong to its chunk', () => {
-  const { chunks } = tight.chunk('src/store.ts', STORE_TS);
+test('doc comments and decorators directly above a symbol belong to its chunk', async () => {
+  const { chunks } = await tight.chunk('src/store.ts', STORE_TS);
   const search = chunks.find((c) => c.title === 'ContentStore > searchWithFallback');
   assert.ok(search?.text.startsWith('  /** Searches the porter list'));
   const count = chunks.find((c) => c.title === 'ContentStore > count');
@@ -88,15 +91,15 @@ test('doc comments and decorators directly above a symbol belong to its chunk', 
   assert.ok(count.text.endsWith('  }\n}'));
 });
 
-test('a small class stays one chunk titled by the class', () => {
-  const { chunks } = chunker.chunk('src/store.ts', STORE_TS);
+test('a small class stays one chunk titled by the class', async () => {
+  const { chunks } = await chunker.chunk('src/store.ts', STORE_TS);
   assert.deepEqual(titles(chunks), ['store.ts (top level)', 'ContentStore', 'helper']);
   assert.ok(chunks[1]?.text.includes('searchWithFallback') && chunks[1].text.includes('count()'));
 });
 
-test('top-level code between symbols is kept and titled by the file', () => {
+test('top-level code between symbols is kept and titled by the file', async () => {
   const text = `function a() {\n  return 1;\n}\n\nconsole.log('between');\nlet x = 2;\n\nfunction b() {\n  return 2;\n}\n`;
-  const { chunks } = chunker.chunk('lib/util.js', text);
+  const { chunks } = await chunker.chunk('lib/util.js', text);
   assert.deepEqual(ranges(chunks), [
     ['a', 1, 3],
     ['util.js (top level)', 5, 6],
@@ -104,40 +107,40 @@ test('top-level code between symbols is kept and titled by the file', () => {
   ]);
 });
 
-test("a comment trailing code is not taken for the next symbol's doc comment", () => {
+test("a comment trailing code is not taken for the next symbol's doc comment", async () => {
   const text = `const a = 1; // about a\nfunction f() {\n  return a;\n}\n`;
-  const { chunks } = chunker.chunk('x.ts', text);
+  const { chunks } = await chunker.chunk('x.ts', text);
   assert.deepEqual(ranges(chunks), [
     ['x.ts (top level)', 1, 1],
     ['f', 2, 4],
   ]);
 });
 
-test('exported and default-exported declarations are symbols; multi-line arrow functions are named by their variable', () => {
+test('exported and default-exported declarations are symbols; multi-line arrow functions are named by their variable', async () => {
   const text = `export const handler = async (event: Event) => {\n  await run(event);\n  return 1;\n};\n\nexport default function () {\n  return 2;\n}\n\nexport interface Options {\n  limit: number;\n}\n\nnamespace Tools {\n  export function sharpen() {}\n}\n`;
-  const { chunks } = chunker.chunk('x.ts', text);
+  const { chunks } = await chunker.chunk('x.ts', text);
   assert.deepEqual(titles(chunks), ['handler', 'default', 'Options', 'Tools > sharpen']);
   // The namespace's own lines lead and close its only member.
   assert.ok(chunks[3]?.text.startsWith('namespace Tools {') && chunks[3].text.endsWith('}'));
 });
 
-test('test files are chunked by their describe/test calls', () => {
+test('test files are chunked by their describe/test calls', async () => {
   const text = `describe('chunker', () => {\n  it('works', () => {\n    expect(1).toBe(1);\n  });\n});\n`;
-  const { chunks } = chunker.chunk('x.test.js', text);
+  const { chunks } = await chunker.chunk('x.test.js', text);
   assert.deepEqual(titles(chunks), ["describe('chunker')"]);
 });
 
-test('TSX components are symbols', () => {
+test('TSX components are symbols', async () => {
   const text = `export function Button(props: Props) {\n  return <button onClick={props.onClick}>{props.label}</button>;\n}\n`;
-  const { language, chunks } = chunker.chunk('ui/Button.tsx', text);
+  const { language, chunks } = await chunker.chunk('ui/Button.tsx', text);
   assert.equal(language, 'tsx');
   assert.deepEqual(titles(chunks), ['Button']);
 });
 
-test('Python methods are titled class > method, decorators and comments included', () => {
+test('Python methods are titled class > method, decorators and comments included', async () => {
   const statement = (i: number): string => `step${i} = compute(${i}, "some argument text")`;
   const text = `import os\n\n# A store.\nclass Store:\n    """Keeps rows."""\n    limit = 3\n\n    # Cached.\n    @property\n    def size(self):\n${body(4, '        ', statement)}\n        return 1\n\n    def close(self):\n${body(4, '        ', statement)}\n`;
-  const { language, chunks } = tight.chunk('store.py', text);
+  const { language, chunks } = await tight.chunk('store.py', text);
   assert.equal(language, 'python');
   assert.deepEqual(ranges(chunks), [
     ['store.py (top level)', 1, 1],
@@ -148,9 +151,9 @@ test('Python methods are titled class > method, decorators and comments included
   assert.equal(chunks[2]?.text.split('\n')[1], '    @property');
 });
 
-test('Go methods are titled by their receiver type', () => {
+test('Go methods are titled by their receiver type', async () => {
   const text = `package store\n\n// Store keeps rows.\ntype Store struct {\n\trows []string\n}\n\n// Search finds rows.\nfunc (s *Store) Search(q string) []string {\n\treturn nil\n}\n\nfunc New() *Store { return &Store{} }\n`;
-  const { chunks } = chunker.chunk('store.go', text);
+  const { chunks } = await chunker.chunk('store.go', text);
   assert.deepEqual(ranges(chunks), [
     ['store.go (top level)', 1, 1],
     ['Store', 3, 6],
@@ -159,10 +162,10 @@ test('Go methods are titled by their receiver type', () => {
   ]);
 });
 
-test('Rust impl blocks are titled by trait and type; attributes and doc comments lead their item', () => {
+test('Rust impl blocks are titled by trait and type; attributes and doc comments lead their item', async () => {
   const statement = (i: number): string => `let step${i} = compute(${i}, "some argument text");`;
   const text = `/// A point.\n#[derive(Debug)]\nstruct Point { x: i32 }\n\nimpl fmt::Display for Point {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n${body(5, '        ', statement)}\n        Ok(())\n    }\n\n    fn other(&self) {}\n}\n\nmod geometry {\n    pub fn area() -> i32 { 0 }\n}\n`;
-  const { language, chunks } = tight.chunk('point.rs', text);
+  const { language, chunks } = await tight.chunk('point.rs', text);
   assert.equal(language, 'rust');
   assert.deepEqual(ranges(chunks), [
     ['Point', 1, 3],
@@ -173,7 +176,7 @@ test('Rust impl blocks are titled by trait and type; attributes and doc comments
   ]);
 });
 
-test('Java, C#, PHP and Ruby methods are titled by their class', () => {
+test('Java, C#, PHP and Ruby methods are titled by their class', async () => {
   const semicolon = (i: number): string => `run(${i}, "some argument text", more, arguments);`;
   const ruby = (i: number): string => `run(${i}, "some argument text", more, arguments)`;
   const php = (i: number): string => `$this->run(${i}, "some argument text", $more);`;
@@ -200,17 +203,17 @@ test('Java, C#, PHP and Ruby methods are titled by their class', () => {
     ],
   ];
   for (const [file, text, expected] of cases) {
-    assert.deepEqual(titles(tight.chunk(file, text).chunks), expected, file);
+    assert.deepEqual(titles((await tight.chunk(file, text)).chunks), expected, file);
   }
 });
 
-test('shell functions and CSS rules are symbols; rules inside @media are titled by the query', () => {
-  const sh = chunker.chunk('deploy.sh', `#!/bin/sh\nset -e\n\n# Builds it.\nbuild() {\n  make\n}\n`);
+test('shell functions and CSS rules are symbols; rules inside @media are titled by the query', async () => {
+  const sh = await chunker.chunk('deploy.sh', `#!/bin/sh\nset -e\n\n# Builds it.\nbuild() {\n  make\n}\n`);
   assert.deepEqual(ranges(sh.chunks), [
     ['deploy.sh (top level)', 1, 2],
     ['build', 4, 7],
   ]);
-  const css = tight.chunk(
+  const css = await tight.chunk(
     'site.css',
     `.btn, .btn:hover {\n  color: red;\n}\n\n@media (max-width: 600px) {\n  .nav {\n${'    margin: 0;\n'.repeat(30)}  }\n}\n`,
   );
@@ -255,8 +258,8 @@ SYSCALL_DEFINE1(worker_ctl, int, cmd)
 }
 `;
 
-test("C files are chunked by function, struct and multi-line macro, with the kernel's idioms understood", () => {
-  const { language, chunks } = chunker.chunk('kernel/worker.c', KERNEL_C);
+test("C files are chunked by function, struct and multi-line macro, with the kernel's idioms understood", async () => {
+  const { language, chunks } = await chunker.chunk('kernel/worker.c', KERNEL_C);
   assert.equal(language, 'c');
   assert.deepEqual(ranges(chunks), [
     ['worker.c (top level)', 1, 2],
@@ -271,9 +274,9 @@ test("C files are chunked by function, struct and multi-line macro, with the ker
   assert.ok(chunks[3]?.text.endsWith('EXPORT_SYMBOL(start_worker);'));
 });
 
-test('C++ methods are titled by namespace and class, out-of-class definitions by their qualified name', () => {
+test('C++ methods are titled by namespace and class, out-of-class definitions by their qualified name', async () => {
   const text = `namespace store {\n\nclass Index {\n public:\n  int size() const {\n${body(5, '    ')}\n    return 0;\n  }\n  int rows;\n\n  void clear() {\n${body(3, '    ')}\n  }\n};\n\nint Index::count() {\n  return 1;\n}\n\n}  // namespace store\n`;
-  const { language, chunks } = tight.chunk('index.cpp', text);
+  const { language, chunks } = await tight.chunk('index.cpp', text);
   assert.equal(language, 'cpp');
   assert.deepEqual(ranges(chunks), [
     ['store > Index', 1, 4],
@@ -284,35 +287,53 @@ test('C++ methods are titled by namespace and class, out-of-class definitions by
   ]);
 });
 
-test('code the parser cannot make sense of falls back to line windows, still as code', () => {
+test('code the parser cannot make sense of falls back to line windows, still as code', async () => {
   const garbage = Array.from({ length: 60 }, (_, i) => `)))] ((( ${i} }}} {{ ]] [[ ::: ;;; ???`).join('\n');
-  const { language, chunks } = chunker.chunk('broken.ts', garbage);
+  const { language, chunks } = await chunker.chunk('broken.ts', garbage);
   assert.equal(language, 'typescript');
   assert.ok(chunks.length >= 1);
   assert.ok(chunks.every((c) => c.kind === 'code' && c.title.startsWith('broken.ts: ')));
 });
 
-test('a parse that would take too long is cut short and falls back to line windows', () => {
+test('a parse that would take too long is cut short and falls back to line windows', async () => {
   // Error recovery on this input is super-linear in the JavaScript grammar (tens of seconds for
   // a few megabytes); the parse budget (about 6 s for 1 MB) must stop it.
   // The fallback's titles prove the parse was abandoned; the test's timeout catches a hang.
   const text = 'int abcdefgh;\n'.repeat(75_000);
-  const { chunks } = chunker.chunk('slow.js', text);
+  const { chunks } = await chunker.chunk('slow.js', text);
   assert.ok(chunks.length > 1);
   assert.ok(chunks.every((c) => c.title.startsWith('slow.js: ')));
 });
 
-test('the chunker keeps working after a cancelled parse', () => {
-  chunker.chunk('slow.js', 'int abcdefgh;\n'.repeat(75_000));
-  const { chunks } = chunker.chunk('ok.ts', 'function fine() {\n  return 1;\n}\n');
+test('the chunker keeps working after a cancelled parse', async () => {
+  await chunker.chunk('slow.js', 'int abcdefgh;\n'.repeat(75_000));
+  const { chunks } = await chunker.chunk('ok.ts', 'function fine() {\n  return 1;\n}\n');
   assert.deepEqual(ranges(chunks), [['fine', 1, 3]]);
 });
 
 test('grammars load from an explicit wasm folder, and a wrong folder is reported by name', async () => {
   const wasmDir = fileURLToPath(new URL('../../node_modules/@vscode/tree-sitter-wasm/wasm', import.meta.url));
   const explicit = await createChunker({ chunkMaxBytes: 4096, wasmDir });
-  assert.deepEqual(titles(explicit.chunk('a.go', 'package a\n\nfunc F() {}\n').chunks), ['a.go (top level)', 'F']);
+  assert.deepEqual(titles((await explicit.chunk('a.go', 'package a\n\nfunc F() {}\n')).chunks), ['a.go (top level)', 'F']);
   await assert.rejects(createChunker({ chunkMaxBytes: 4096, wasmDir: '/nonexistent/wasm' }), /\/nonexistent\/wasm/);
+});
+
+test('a grammar loads with the first file of its language: one that will not compile costs only that language its structure', async () => {
+  const real = fileURLToPath(new URL('../../node_modules/@vscode/tree-sitter-wasm/wasm', import.meta.url));
+  const wasmDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fused-wasm-'));
+  for (const file of fs.readdirSync(real)) fs.copyFileSync(path.join(real, file), path.join(wasmDir, file));
+  fs.writeFileSync(path.join(wasmDir, 'tree-sitter-ruby.wasm'), 'not a WebAssembly module');
+  // Loading every grammar up front would fail here, on Ruby's.
+  const lazy = await createChunker({ chunkMaxBytes: 4096, wasmDir });
+  assert.deepEqual(titles((await lazy.chunk('a.py', 'def run():\n    return 1\n')).chunks), ['run']);
+  const ruby = await lazy.chunk('a.rb', 'def run\n  1\nend\n');
+  assert.equal(ruby.language, 'ruby');
+  assert.deepEqual(
+    ruby.chunks.map((c) => [c.startLine, c.endLine]),
+    [[1, 3]],
+    'the Ruby file is still indexed, by line window',
+  );
+  fs.rmSync(wasmDir, { recursive: true, force: true });
 });
 
 test('every index a process opens shares one copy of each grammar, so opening a hundred does not exhaust the parser memory', async () => {
@@ -323,22 +344,22 @@ test('every index a process opens shares one copy of each grammar, so opening a 
   // Chunkers made one after another, as Engine.open makes them, keep working on the shared grammars.
   for (let i = 0; i < 3; i++) {
     const chunker = await createChunker({ chunkMaxBytes: 4096 });
-    assert.deepEqual(titles(chunker.chunk('a.go', 'package a\n\nfunc F() {}\n').chunks), ['a.go (top level)', 'F']);
+    assert.deepEqual(titles((await chunker.chunk('a.go', 'package a\n\nfunc F() {}\n')).chunks), ['a.go (top level)', 'F']);
   }
 });
 
-test('a C++ header with a .h name still has its methods chunked one by one', () => {
+test('a C++ header with a .h name still has its methods chunked one by one', async () => {
   const text = `#pragma once\nnamespace store {\nclass Index {\n public:\n  int size() const {\n${body(5, '    ')}\n    return 0;\n  }\n  void clear() {\n${body(5, '    ')}\n  }\n};\n}  // namespace store\n`;
-  const { language, chunks } = tight.chunk('include/index.h', text);
+  const { language, chunks } = await tight.chunk('include/index.h', text);
   assert.equal(language, 'c');
   assert.deepEqual(titles(chunks), ['index.h (top level)', 'store > Index', 'store > Index > size', 'store > Index > clear']);
 });
 
-test('a header whose extern "C" braces open and close in separate #if blocks still has its symbols', () => {
+test('a header whose extern "C" braces open and close in separate #if blocks still has its symbols', async () => {
   // Twice in one header guard, this pattern leaves tree-sitter with an ERROR as the root node.
   const pair = (body: string): string => `#if defined(__cplusplus)\nextern "C" {\n#endif\n\n${body}\n#if defined(__cplusplus)\n}\n#endif\n\n`;
   const text = `#ifndef X_H\n#define X_H\n\n${pair('struct point {\n\tint x;\n};\n')}${pair('static inline int origin(void)\n{\n\treturn 0;\n}\n')}#endif /* X_H */\n`;
-  const { chunks } = chunker.chunk('x.h', text);
+  const { chunks } = await chunker.chunk('x.h', text);
   assert.deepEqual(
     chunks.filter((c) => !c.title.endsWith('(top level)')).map((c) => c.title),
     ['point', 'origin'],

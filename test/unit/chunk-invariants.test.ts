@@ -63,26 +63,26 @@ function checkInvariants(file: string, text: string, language: string, chunks: C
   lines.forEach((line, i) => assert.ok(covered[i] || !/\S/.test(line), `${file} @${cap}: line ${i + 1} was dropped`));
 }
 
-test('every splitter keeps chunks in order, under the cap, non-blank, and drops no line', () => {
+test('every splitter keeps chunks in order, under the cap, non-blank, and drops no line', async () => {
   for (const [file, text] of Object.entries(SAMPLES)) {
     for (const cap of CAPS) {
-      const { language, chunks } = (chunkers.get(cap) as Chunker).chunk(file, text);
+      const { language, chunks } = await (chunkers.get(cap) as Chunker).chunk(file, text);
       checkInvariants(file, text, language, chunks, cap);
     }
   }
 });
 
-test('CRLF and lone-CR files report the same chunks and line ranges as LF files', () => {
+test('CRLF and lone-CR files report the same chunks and line ranges as LF files', async () => {
   for (const [file, text] of Object.entries(SAMPLES)) {
-    const lf = chunker.chunk(file, text);
+    const lf = await chunker.chunk(file, text);
     assert.ok(lf.chunks.length > 0, file);
-    assert.deepEqual(chunker.chunk(file, text.replace(/\n/g, '\r\n')), lf, `${file} with CRLF`);
-    assert.deepEqual(chunker.chunk(file, text.replace(/\n/g, '\r')), lf, `${file} with CR`);
+    assert.deepEqual(await chunker.chunk(file, text.replace(/\n/g, '\r\n')), lf, `${file} with CRLF`);
+    assert.deepEqual(await chunker.chunk(file, text.replace(/\n/g, '\r')), lf, `${file} with CR`);
   }
 });
 
-test('mixed line endings count one line per break', () => {
-  const { chunks } = chunker.chunk('x.md', '# A\r\ntext\r# B\n\r\nmore\r\n');
+test('mixed line endings count one line per break', async () => {
+  const { chunks } = await chunker.chunk('x.md', '# A\r\ntext\r# B\n\r\nmore\r\n');
   assert.deepEqual(
     chunks.map((c) => [c.title, c.startLine, c.endLine]),
     [
@@ -93,15 +93,15 @@ test('mixed line endings count one line per break', () => {
 });
 
 // A hang shows as the test's timeout; how fast it goes is bench/chunk-speed.ts's business.
-test('a 50 MB single-line minified file is chunked without hanging, under the cap', { timeout: 180_000 }, () => {
+test('a 50 MB single-line minified file is chunked without hanging, under the cap', { timeout: 180_000 }, async () => {
   const unit = 'function a(b){return b+1}var c=a(2);';
   const text = unit.repeat(Math.ceil(50_000_000 / unit.length));
-  const { chunks } = chunker.chunk('dist/bundle.min.js', text);
+  const { chunks } = await chunker.chunk('dist/bundle.min.js', text);
   assert.ok(chunks.length >= 50_000_000 / 4096);
   assert.ok(chunks.every((c) => c.startLine === 1 && c.endLine === 1 && c.text.length <= 4096));
 });
 
-test('10,000 levels of nesting in code neither hang nor blow the stack', { timeout: 180_000 }, () => {
+test('10,000 levels of nesting in code neither hang nor blow the stack', { timeout: 180_000 }, async () => {
   const depth = 10_000;
   const cases: Array<[string, string]> = [
     ['deep.ts', `function f() {\n${'{\n'.repeat(depth)}${'}\n'.repeat(depth)}}\n`],
@@ -114,13 +114,13 @@ test('10,000 levels of nesting in code neither hang nor blow the stack', { timeo
     ['deep.css', `${'.a { '.repeat(depth)}${'} '.repeat(depth)}\n`],
   ];
   for (const [file, text] of cases) {
-    const { language, chunks } = chunker.chunk(file, text);
+    const { language, chunks } = await chunker.chunk(file, text);
     assert.ok(chunks.length > 0, file);
     checkInvariants(file, text, language, chunks, 4096);
   }
 });
 
-test('hostile bytes never make chunk throw, in any language', () => {
+test('hostile bytes never make chunk throw, in any language', async () => {
   let seed = 7;
   const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const alphabet = '{}[]()<>"\'`#/*\\\n\r\t :;,.=-_abcXYZ019😀é\u0000\uD800';
@@ -128,7 +128,7 @@ test('hostile bytes never make chunk throw, in any language', () => {
     for (let round = 0; round < 2; round++) {
       const text = Array.from({ length: 2000 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       for (const cap of CAPS) {
-        const { chunks } = (chunkers.get(cap) as Chunker).chunk(file, text);
+        const { chunks } = await (chunkers.get(cap) as Chunker).chunk(file, text);
         for (const chunk of chunks) {
           assert.ok(Buffer.byteLength(chunk.text) <= cap && /\S/.test(chunk.text), file);
           assert.ok(chunk.startLine >= 1 && chunk.startLine <= chunk.endLine, file);
@@ -138,18 +138,18 @@ test('hostile bytes never make chunk throw, in any language', () => {
   }
 });
 
-test('chunking file after file does not leak parser memory', () => {
+test('chunking file after file does not leak parser memory', async () => {
   // Syntax trees live in wasm memory, which grows and never shrinks: a tree not freed costs its
   // size for good (about 8 MB per round here), while freed ones are reused.
   const c = Array.from({ length: 2000 }, (_, i) => `static int f${i}(int a)\n{\n\tif (a) {\n\t\treturn a + ${i};\n\t}\n\treturn 0;\n}\n`).join('\n');
   const py = Array.from({ length: 2000 }, (_, i) => `def f${i}(a):\n    if a:\n        return a + ${i}\n    return 0\n`).join('\n');
-  const round = (): void => {
-    chunker.chunk('a.c', c);
-    chunker.chunk('a.py', py);
+  const round = async (): Promise<void> => {
+    await chunker.chunk('a.c', c);
+    await chunker.chunk('a.py', py);
   };
-  for (let i = 0; i < 5; i++) round();
+  for (let i = 0; i < 5; i++) await round();
   const before = process.memoryUsage().rss;
-  for (let i = 0; i < 40; i++) round();
+  for (let i = 0; i < 40; i++) await round();
   const grown = (process.memoryUsage().rss - before) / 1e6;
   assert.ok(grown < 200, `resident memory grew by ${grown.toFixed(0)} MB`);
 });

@@ -26,8 +26,8 @@ npm i fused-search
 Search things.
 `;
 
-test('markdown sections are titled by their heading path', () => {
-  const { language, chunks } = chunker.chunk('docs/README.md', README);
+test('markdown sections are titled by their heading path', async () => {
+  const { language, chunks } = await chunker.chunk('docs/README.md', README);
   assert.equal(language, 'markdown');
   assert.deepEqual(
     chunks.map((c) => [c.title, c.startLine, c.endLine]),
@@ -42,33 +42,33 @@ test('markdown sections are titled by their heading path', () => {
   assert.ok(chunks.every((c) => c.kind === 'prose'));
 });
 
-test('a fenced block with # lines stays whole and is not split into headings', () => {
-  const { chunks } = chunker.chunk('README.md', README);
+test('a fenced block with # lines stays whole and is not split into headings', async () => {
+  const { chunks } = await chunker.chunk('README.md', README);
   const source = chunks.find((c) => c.title === 'Install > From source');
   assert.ok(source?.text.includes('# this is a shell comment, not a heading\nmake install\n```'));
   assert.ok(!chunks.some((c) => c.title.includes('this is a shell comment')));
 });
 
-test('tilde fences hide headings too, and an unclosed fence runs to the end of the file', () => {
+test('tilde fences hide headings too, and an unclosed fence runs to the end of the file', async () => {
   const text = '# A\n~~~\n# not a heading\n~~~\n# B\n```\n# still code\n';
-  const { chunks } = chunker.chunk('x.md', text);
+  const { chunks } = await chunker.chunk('x.md', text);
   assert.deepEqual(
     chunks.map((c) => c.title),
     ['A', 'B'],
   );
 });
 
-test('triple backticks closed on the same line are inline code, not a fence that hides later headings', () => {
-  const { chunks } = chunker.chunk('x.md', '# A\n```npm i``` installs it.\n# B\n');
+test('triple backticks closed on the same line are inline code, not a fence that hides later headings', async () => {
+  const { chunks } = await chunker.chunk('x.md', '# A\n```npm i``` installs it.\n# B\n');
   assert.deepEqual(
     chunks.map((c) => c.title),
     ['A', 'B'],
   );
 });
 
-test('setext headings are recognised, YAML front matter is not a heading', () => {
+test('setext headings are recognised, YAML front matter is not a heading', async () => {
   const text = '---\ntitle: x\n---\nGuide\n=====\n\ntext\n\nDetails\n-------\nmore\n';
-  const { chunks } = chunker.chunk('guide.markdown', text);
+  const { chunks } = await chunker.chunk('guide.markdown', text);
   assert.deepEqual(
     chunks.map((c) => [c.title, c.startLine, c.endLine]),
     [
@@ -79,27 +79,27 @@ test('setext headings are recognised, YAML front matter is not a heading', () =>
   );
 });
 
-test('a thematic break after a blank line is content, not a heading', () => {
+test('a thematic break after a blank line is content, not a heading', async () => {
   const text = '# A\n\npara\n\n---\n\nafter\n';
-  const { chunks } = chunker.chunk('x.md', text);
+  const { chunks } = await chunker.chunk('x.md', text);
   assert.deepEqual(
     chunks.map((c) => c.title),
     ['A'],
   );
 });
 
-test('heading titles drop markdown syntax a reader does not see', () => {
+test('heading titles drop markdown syntax a reader does not see', async () => {
   const text = '# The `createChunker` **options**\n\ntext\n\n## See [the docs](https://x.y) and `__init__` ##\n';
-  const { chunks } = chunker.chunk('x.md', text);
+  const { chunks } = await chunker.chunk('x.md', text);
   assert.deepEqual(
     chunks.map((c) => c.title),
     ['The createChunker options', 'The createChunker options > See the docs and __init__'],
   );
 });
 
-test('a deeper heading after a shallower one pops the heading path', () => {
+test('a deeper heading after a shallower one pops the heading path', async () => {
   const text = '# A\n### A3\n## B2\n#### B4\n# C\n';
-  const { chunks } = chunker.chunk('x.md', text);
+  const { chunks } = await chunker.chunk('x.md', text);
   assert.deepEqual(
     chunks.map((c) => c.title),
     ['A', 'A > A3', 'A > B2', 'A > B2 > B4', 'C'],
@@ -110,7 +110,7 @@ test('a long section is split at paragraphs under the cap and keeps its title wi
   const small = await createChunker({ chunkMaxBytes: 200 });
   const paragraph = (n: number): string => `Paragraph ${n} ${'word '.repeat(20)}`.trim();
   const text = `# Long\n\n${[1, 2, 3, 4, 5].map(paragraph).join('\n\n')}\n`;
-  const { chunks } = small.chunk('x.md', text);
+  const { chunks } = await small.chunk('x.md', text);
   assert.ok(chunks.length > 1);
   chunks.forEach((c, i) => {
     assert.equal(c.title, `Long (part ${i + 1})`);
@@ -124,13 +124,13 @@ test('a fence smaller than the cap is never cut, even when the section around it
   const small = await createChunker({ chunkMaxBytes: 300 });
   const fence = '```js\n' + Array.from({ length: 8 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n```';
   const text = `# Code\n\n${'intro '.repeat(30)}\n\n${fence}\n\n${'outro '.repeat(30)}\n`;
-  const { chunks } = small.chunk('x.md', text);
+  const { chunks } = await small.chunk('x.md', text);
   assert.ok(chunks.length >= 3);
   assert.ok(chunks.some((c) => c.text === fence));
 });
 
-test('.mdx files are chunked as markdown', () => {
-  const { language, chunks } = chunker.chunk('page.mdx', "import X from './x';\n\n# Title\n\n<X />\n");
+test('.mdx files are chunked as markdown', async () => {
+  const { language, chunks } = await chunker.chunk('page.mdx', "import X from './x';\n\n# Title\n\n<X />\n");
   assert.equal(language, 'mdx');
   assert.deepEqual(
     chunks.map((c) => c.title),

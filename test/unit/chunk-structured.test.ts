@@ -22,15 +22,15 @@ const PACKAGE_JSON = `{
 }
 `;
 
-test('a small JSON file is one chunk titled by the file', () => {
-  const { language, chunks } = chunker.chunk('package.json', PACKAGE_JSON);
+test('a small JSON file is one chunk titled by the file', async () => {
+  const { language, chunks } = await chunker.chunk('package.json', PACKAGE_JSON);
   assert.equal(language, 'json');
   assert.deepEqual(ranges(chunks), [['package.json', 1, 10]]);
   assert.equal(chunks[0]?.kind, 'code');
 });
 
-test('JSON keys too big to share a chunk are split by key path', () => {
-  const { chunks } = tight.chunk('package.json', PACKAGE_JSON);
+test('JSON keys too big to share a chunk are split by key path', async () => {
+  const { chunks } = await tight.chunk('package.json', PACKAGE_JSON);
   assert.deepEqual(ranges(chunks), [
     ['name, version', 1, 3],
     ['scripts > build, test', 4, 6],
@@ -40,38 +40,38 @@ test('JSON keys too big to share a chunk are split by key path', () => {
   assert.ok(chunks.every((c) => Buffer.byteLength(c.text) <= 200));
 });
 
-test('tsconfig-style JSON with comments and trailing commas is read by key path', () => {
+test('tsconfig-style JSON with comments and trailing commas is read by key path', async () => {
   const text = `{\n  // Strictness first.\n  "compilerOptions": {\n    "strict": true, // always\n    /* paths */ "paths": {\n      "@core/*": ["src/core/*"],\n    },\n${Array.from({ length: 8 }, (_, i) => `    "option${i}": "a fairly long value number ${i}",`).join('\n')}\n  },\n}\n`;
-  const { language, chunks } = tight.chunk('tsconfig.json', text);
+  const { language, chunks } = await tight.chunk('tsconfig.json', text);
   assert.equal(language, 'jsonc');
   assert.equal(chunks[0]?.title, 'compilerOptions > strict, paths, option0');
   assert.equal(chunks[0]?.startLine, 1);
   assert.ok(chunks.every((c) => c.title.startsWith('compilerOptions > ')));
 });
 
-test('a long JSON array is grouped into item ranges', () => {
+test('a long JSON array is grouped into item ranges', async () => {
   const items = Array.from({ length: 30 }, (_, i) => `  {"id": ${i}, "name": "item number ${i}"}`);
   const text = `[\n${items.join(',\n')}\n]\n`;
-  const { chunks } = tight.chunk('data.json', text);
+  const { chunks } = await tight.chunk('data.json', text);
   assert.ok(chunks.length > 1);
   assert.match(chunks[0]?.title ?? '', /^\[0–\d+\]$/);
   assert.match(chunks[chunks.length - 1]?.title ?? '', /^\[(\d+–)?29\]$/);
 });
 
-test('invalid JSON falls back to line windows', () => {
-  const { chunks } = chunker.chunk('broken.json', '{\n  "a": 1,\n  "b": oops\n}\n');
+test('invalid JSON falls back to line windows', async () => {
+  const { chunks } = await chunker.chunk('broken.json', '{\n  "a": 1,\n  "b": oops\n}\n');
   assert.deepEqual(ranges(chunks), [['broken.json: "a": 1,', 1, 4]]);
   assert.equal(chunks[0]?.kind, 'code');
 });
 
-test('10,000 levels of JSON nesting neither throw nor blow the stack', () => {
+test('10,000 levels of JSON nesting neither throw nor blow the stack', async () => {
   const depth = 10_000;
   const text = `{"deep": ${'['.repeat(depth)}1${']'.repeat(depth)}, "after": 2}`;
-  const { chunks } = tight.chunk('deep.json', text);
+  const { chunks } = await tight.chunk('deep.json', text);
   assert.ok(chunks.length > 1);
   assert.ok(chunks.every((c) => Buffer.byteLength(c.text) <= 200));
   const multiLine = `{\n"a": {\n${'"k": {\n'.repeat(depth)}"leaf": 1\n${'}\n'.repeat(depth)}}\n}\n`;
-  assert.ok(tight.chunk('deep2.json', multiLine).chunks.length > 1);
+  assert.ok((await tight.chunk('deep2.json', multiLine)).chunks.length > 1);
 });
 
 const WORKFLOW_YAML = `name: ci
@@ -92,8 +92,8 @@ jobs:
     runs-on: ubuntu-latest
 `;
 
-test('YAML is chunked by key path, sequence items by index', () => {
-  const { language, chunks } = tight.chunk('.github/workflows/ci.yml', WORKFLOW_YAML);
+test('YAML is chunked by key path, sequence items by index', async () => {
+  const { language, chunks } = await tight.chunk('.github/workflows/ci.yml', WORKFLOW_YAML);
   assert.equal(language, 'yaml');
   assert.deepEqual(ranges(chunks), [
     ['name, on', 1, 2],
@@ -105,21 +105,21 @@ test('YAML is chunked by key path, sequence items by index', () => {
   assert.ok(chunks.every((c) => c.kind === 'code'));
 });
 
-test('text inside a YAML block scalar is never taken for keys', () => {
-  const { chunks } = tight.chunk('ci.yml', WORKFLOW_YAML);
+test('text inside a YAML block scalar is never taken for keys', async () => {
+  const { chunks } = await tight.chunk('ci.yml', WORKFLOW_YAML);
   assert.ok(!chunks.some((c) => c.title.includes('key')));
 });
 
-test('several YAML documents are titled by document', () => {
+test('several YAML documents are titled by document', async () => {
   const doc = (n: number): string => `kind: Deployment\nmetadata:\n  name: app-${n}\nspec:\n  replicas: ${n}\n  template: ${'x'.repeat(200)}\n`;
-  const { chunks } = tight.chunk('k8s.yaml', `${doc(1)}---\n${doc(2)}`);
+  const { chunks } = await tight.chunk('k8s.yaml', `${doc(1)}---\n${doc(2)}`);
   assert.ok(chunks.some((c) => c.title.startsWith('document 1 > ')));
   assert.ok(chunks.some((c) => c.title.startsWith('document 2 > ')));
 });
 
-test('10,000 levels of YAML nesting neither throw nor blow the stack', () => {
+test('10,000 levels of YAML nesting neither throw nor blow the stack', async () => {
   const text = Array.from({ length: 10_000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + '\n';
-  const { chunks } = chunker.chunk('deep.yaml', text);
+  const { chunks } = await chunker.chunk('deep.yaml', text);
   assert.ok(chunks.length > 1);
   const last = chunks[chunks.length - 1];
   assert.equal(last?.endLine, 10_000);

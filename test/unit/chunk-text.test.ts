@@ -10,27 +10,27 @@ function ranges(chunks: ChunkDraft[]): Array<[string, number, number]> {
   return chunks.map((c) => [c.title, c.startLine, c.endLine]);
 }
 
-test('paragraphs of plain text are merged up to the cap and titled by file and first line', () => {
+test('paragraphs of plain text are merged up to the cap and titled by file and first line', async () => {
   const text = 'Meeting notes\n\nWe agreed on the plan.\n\n\nNext steps follow.\n';
-  const { language, chunks } = chunker.chunk('notes.txt', text);
+  const { language, chunks } = await chunker.chunk('notes.txt', text);
   assert.equal(language, 'plaintext');
   assert.deepEqual(ranges(chunks), [['notes.txt: Meeting notes', 1, 6]]);
   assert.equal(chunks[0]?.kind, 'prose');
 });
 
-test('paragraphs that do not fit together start new chunks at a paragraph boundary', () => {
+test('paragraphs that do not fit together start new chunks at a paragraph boundary', async () => {
   const paragraph = (n: number): string => Array.from({ length: 3 }, (_, i) => `Paragraph ${n} line ${i} with some words in it.`).join('\n');
   const text = [1, 2, 3, 4].map(paragraph).join('\n\n');
-  const { chunks } = tight.chunk('notes.txt', text);
+  const { chunks } = await tight.chunk('notes.txt', text);
   assert.deepEqual(ranges(chunks), [
     ['notes.txt: Paragraph 1 line 0 with some words in it.', 1, 7],
     ['notes.txt: Paragraph 3 line 0 with some words in it.', 9, 15],
   ]);
 });
 
-test('a log without blank lines becomes overlapping windows of at most 40 lines', () => {
+test('a log without blank lines becomes overlapping windows of at most 40 lines', async () => {
   const text = Array.from({ length: 100 }, (_, i) => `2024-01-01 12:00:${String(i).padStart(2, '0')} INFO worker finished step ${i} of the job`).join('\n');
-  const { language, chunks } = chunker.chunk('logs/app.log', text);
+  const { language, chunks } = await chunker.chunk('logs/app.log', text);
   assert.equal(language, 'log');
   assert.deepEqual(
     chunks.map((c) => [c.startLine, c.endLine]),
@@ -43,9 +43,9 @@ test('a log without blank lines becomes overlapping windows of at most 40 lines'
   assert.equal(chunks[1]?.title, 'app.log: 2024-01-01 12:00:35 INFO worker finished step 35 of the job');
 });
 
-test('windows shrink to fit the byte cap and still overlap', () => {
+test('windows shrink to fit the byte cap and still overlap', async () => {
   const text = Array.from({ length: 40 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
-  const { chunks } = tight.chunk('data.csv', text);
+  const { chunks } = await tight.chunk('data.csv', text);
   assert.ok(chunks.length > 5);
   for (const [i, chunk] of chunks.entries()) {
     assert.ok(Buffer.byteLength(chunk.text) <= 300);
@@ -55,20 +55,20 @@ test('windows shrink to fit the byte cap and still overlap', () => {
   assert.equal(chunks[chunks.length - 1]?.endLine, 40);
 });
 
-test('files without an extension are text, unless a shebang names their language', () => {
-  assert.equal(chunker.chunk('LICENSE', 'MIT License\n').language, 'plaintext');
-  const script = chunker.chunk('bin/deploy', '#!/usr/bin/env bash\nset -e\n\nrun() {\n  make\n}\n');
+test('files without an extension are text, unless a shebang names their language', async () => {
+  assert.equal((await chunker.chunk('LICENSE', 'MIT License\n')).language, 'plaintext');
+  const script = await chunker.chunk('bin/deploy', '#!/usr/bin/env bash\nset -e\n\nrun() {\n  make\n}\n');
   assert.equal(script.language, 'shellscript');
   assert.ok(script.chunks.some((c) => c.title === 'run'));
 });
 
-test('a file of blank lines has no chunks', () => {
-  assert.deepEqual(chunker.chunk('empty.txt', '\n \n\t\n').chunks, []);
-  assert.deepEqual(chunker.chunk('empty.ts', '').chunks, []);
-  assert.deepEqual(chunker.chunk('empty.md', '\n\n').chunks, []);
+test('a file of blank lines has no chunks', async () => {
+  assert.deepEqual((await chunker.chunk('empty.txt', '\n \n\t\n')).chunks, []);
+  assert.deepEqual((await chunker.chunk('empty.ts', '')).chunks, []);
+  assert.deepEqual((await chunker.chunk('empty.md', '\n\n')).chunks, []);
 });
 
-test('a text without letters is titled by its line range', () => {
-  const { chunks } = chunker.chunk('rule.txt', '-----\n=====\n');
+test('a text without letters is titled by its line range', async () => {
+  const { chunks } = await chunker.chunk('rule.txt', '-----\n=====\n');
   assert.equal(chunks[0]?.title, 'rule.txt: lines 1–2');
 });

@@ -5,7 +5,8 @@
 // import.meta.url there) as long as node_modules ships with them.
 // A host that copies the wasm files elsewhere (a packaged VS Code extension) passes `wasmDir`.
 
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import TreeSitter from '@vscode/tree-sitter-wasm';
@@ -23,13 +24,7 @@ const loaded = new Map<string, Promise<Language>>();
 /** Grammar base names (`cpp`, `c-sharp`, …) mapped to loaded languages, all loaded in parallel. */
 export async function loadGrammars(grammars: readonly string[], wasmDir = defaultWasmDir()): Promise<Map<string, Language>> {
   try {
-    // The runtime is one wasm instance per process, shared by every chunker: started once, and
-    // again only if starting failed (initialising it twice would orphan existing parsers).
-    runtime ??= TreeSitter.Parser.init({ locateFile: (file: string) => path.join(wasmDir, file) }).catch((error: unknown) => {
-      runtime = undefined;
-      throw error;
-    });
-    await runtime;
+    await startRuntime(wasmDir);
     const languages = await Promise.all(grammars.map(async (grammar) => [grammar, await loadGrammar(wasmDir, grammar)] as const));
     return new Map(languages);
   } catch (cause) {
@@ -38,11 +33,38 @@ export async function loadGrammars(grammars: readonly string[], wasmDir = defaul
   }
 }
 
+/**
+ * Starts the runtime, and checks that every grammar in `grammars` is there to load later: a
+ * package shipped without one fails here, at once, not at the first file of its language.
+ */
+export async function startGrammars(grammars: readonly string[], wasmDir = defaultWasmDir()): Promise<void> {
+  try {
+    await startRuntime(wasmDir);
+    await Promise.all(grammars.map((grammar) => access(grammarFile(wasmDir, grammar), constants.R_OK)));
+  } catch (cause) {
+    throw new Error(`cannot load tree-sitter grammars from ${wasmDir}`, { cause });
+  }
+}
+
+/** The runtime is one wasm instance per process, shared by every chunker. */
+function startRuntime(wasmDir: string): Promise<void> {
+  // Started once, and again only if starting failed (initialising it twice would orphan existing parsers).
+  runtime ??= TreeSitter.Parser.init({ locateFile: (file: string) => path.join(wasmDir, file) }).catch((error: unknown) => {
+    runtime = undefined;
+    throw error;
+  });
+  return runtime;
+}
+
+function grammarFile(wasmDir: string, grammar: string): string {
+  return path.join(wasmDir, `tree-sitter-${grammar}.wasm`);
+}
+
 function loadGrammar(wasmDir: string, grammar: string): Promise<Language> {
   const key = `${wasmDir}\0${grammar}`;
   let language = loaded.get(key);
   if (!language) {
-    language = readFile(path.join(wasmDir, `tree-sitter-${grammar}.wasm`)).then((bytes) => TreeSitter.Language.load(bytes));
+    language = readFile(grammarFile(wasmDir, grammar)).then((bytes) => TreeSitter.Language.load(bytes));
     // A failed load (a missing file) is tried again next time rather than remembered.
     language.catch(() => loaded.delete(key));
     loaded.set(key, language);

@@ -10,7 +10,7 @@ import type { ChunkDraft } from '../types.ts';
 import { MIN_CHUNK_BYTES } from './byte-cap.ts';
 import { chunkCode } from './code.ts';
 import { CODE_LANGUAGES } from './code-languages.ts';
-import { loadGrammars } from './grammars.ts';
+import { loadGrammars, startGrammars } from './grammars.ts';
 import { outlineJson } from './json.ts';
 import { detectLanguage, languageKind } from './language.ts';
 import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
@@ -22,8 +22,11 @@ import { outlineYaml } from './yaml.ts';
 export { detectLanguage } from './language.ts';
 
 export interface Chunker {
-  /** Splits one file's text. Never throws for any input text: on internal failure falls back to line windows. */
-  chunk(relPath: string, text: string): { language: string; chunks: ChunkDraft[] };
+  /**
+   * Splits one file's text, loading its language's grammar the first time one is needed. Never
+   * rejects for any input text: on internal failure falls back to line windows.
+   */
+  chunk(relPath: string, text: string): Promise<{ language: string; chunks: ChunkDraft[] }>;
 }
 
 export interface ChunkerOptions {
@@ -41,21 +44,29 @@ const MARKDOWN = new Set(['markdown', 'mdx']);
 const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
 
 /**
- * Loads the tree-sitter runtime and every grammar up front (60–150 ms measured, all in parallel),
- * so that `chunk` can stay synchronous and the first file of a language is chunked like the rest.
+ * Starts the tree-sitter runtime; each grammar is loaded when the first file of its language comes
+ * (a few to tens of milliseconds, once per process). All fifteen took 72 MB of a thread's memory,
+ * the C/C++ one alone 19 MB, and each indexing thread has its own: a folder holds a few languages.
  */
 export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
   const maxBytes = Number.isFinite(options.chunkMaxBytes) ? Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes)) : DEFAULT_INDEX_OPTIONS.chunkMaxBytes;
   const grammars = [...new Set(Object.values(CODE_LANGUAGES).map((spec) => spec.grammar))];
-  const languages = await loadGrammars(grammars, options.wasmDir);
+  await startGrammars(grammars, options.wasmDir);
   const parser = new TreeSitter.Parser();
   return {
-    chunk(relPath, text) {
+    async chunk(relPath, text) {
       const normalized = normalizeText(text);
       const language = detectLanguage(relPath, firstLine(normalized));
+      const spec = CODE_LANGUAGES[language];
+      let grammar: Language | undefined;
+      try {
+        grammar = spec && (await loadGrammars([spec.grammar], options.wasmDir)).get(spec.grammar);
+      } catch {
+        // A grammar that will not compile costs its language the structure, as a splitter bug would.
+      }
       const src = toSourceLines(normalized, relPath);
       try {
-        return { language, chunks: split(src, normalized, language, languages, parser, maxBytes) };
+        return { language, chunks: split(src, normalized, language, grammar, parser, maxBytes) };
       } catch {
         // A splitter bug must cost one file its structure, not the whole index its file.
         return { language, chunks: chunkText(src, languageKind(language), maxBytes) };
@@ -64,7 +75,7 @@ export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
   };
 }
 
-function split(src: SourceLines, text: string, language: string, languages: ReadonlyMap<string, Language>, parser: Parser, maxBytes: number): ChunkDraft[] {
+function split(src: SourceLines, text: string, language: string, grammar: Language | undefined, parser: Parser, maxBytes: number): ChunkDraft[] {
   if (MARKDOWN.has(language)) return chunkMarkdown(src, maxBytes);
   if (JSON_LIKE.has(language)) {
     const outline = outlineJson(text);
@@ -72,7 +83,6 @@ function split(src: SourceLines, text: string, language: string, languages: Read
   }
   if (language === 'yaml') return chunkOutline(src, outlineYaml(src), maxBytes);
   const spec = CODE_LANGUAGES[language];
-  const grammar = spec && languages.get(spec.grammar);
   if (spec && grammar) return chunkCode(src, text, spec, grammar, parser, maxBytes) ?? chunkText(src, 'code', maxBytes);
   return chunkText(src, languageKind(language), maxBytes);
 }

@@ -36,12 +36,12 @@ export async function prepareFile(chunker: Chunker, job: PrepareJob): Promise<Pr
 }
 
 /** The part of `prepareFile` after the read, for callers that may drop a read's result unchunked. */
-export function prepareRead(chunker: Chunker, job: PrepareJob, read: ReadResult): PreparedFile {
+export async function prepareRead(chunker: Chunker, job: PrepareJob, read: ReadResult): Promise<PreparedFile> {
   if (!read.ok) return { status: 'skipped', reason: read.reason };
   if (read.hash === job.knownHash) return { status: 'unchanged' };
   let chunked;
   try {
-    chunked = chunker.chunk(job.relPath, read.text);
+    chunked = await chunker.chunk(job.relPath, read.text);
   } catch {
     return { status: 'skipped', reason: 'chunk-failed' };
   }

@@ -42,7 +42,7 @@ interface Pending {
 
 /**
  * Prepares on `threads` worker threads, jobs dealt out in turn. Each thread loads its own
- * tree-sitter runtime and grammars (tens of MB), hence few threads. A thread that fails — its
+ * tree-sitter runtime and the grammars of the languages it meets (tens of MB), hence few threads. A thread that fails — its
  * bundle missing, its grammars unloadable, a crash — hands its jobs, and every later one, to
  * `fallback`, so a sync never loses files to the pool.
  */
