@@ -70,8 +70,9 @@ const SEARCH_DRIFT_SHARE = 0.25;
 
 /**
  * How many of the commonest words a host reads the postings of at open (`warmUpSteps`). On the
- * Linux tree that fills the 32 MB page cache in about 0.4 s, and a host's first long question
- * after opening (`free memory when the device is removed`) took 70 ms instead of 105 (35 warm).
+ * Linux tree that fills the 32 MB page cache in about 0.4 s, and a host's first query after
+ * opening took p50 / p95 27 / 82 ms instead of 37 / 96 (bench:first-query); 60 or 150 words into a
+ * bigger cache did no better.
  */
 const COMMON_WORDS = 24;
 

@@ -50,7 +50,7 @@ export type KeeperConfig = EngineConfig & {
   heartbeatMs?: number;
   /** Wait before retrying a failed embedding pass, in milliseconds (EMBED_RETRY_FIRST_MS); doubles each time. Tests shorten it. */
   embedRetryMs?: number;
-  /** The user's typing, shared by every keeper in the process: a sync rests between its batches while they type. */
+  /** The user's typing, shared by every keeper in the process: syncs and embedding passes rest between their batches while they type. */
   activity?: UserActivity;
 };
 
