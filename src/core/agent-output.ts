@@ -337,9 +337,7 @@ function renderRuns(lines: readonly string[], startLine: number, picked: Set<num
 function statementAround(lines: readonly string[], at: number): number[] | undefined {
   const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
   const blank = (i: number) => lines[i]!.trim() === '';
-  // A matched comment is about the code below it.
-  let head = at;
-  while (head + 1 < lines.length && (COMMENT_LINE.test(lines[head]!) || blank(head)) && head - at < CONTEXT_BELOW + 2) head++;
+  let head = codeBelow(lines, at);
   /** The first line of the statement whose head ends at `i`: `) {` closes a head broken over lines. */
   const startOf = (i: number): number => {
     if (!CLOSER_LINE.test(lines[i]!)) return i;
@@ -381,6 +379,16 @@ function statementAround(lines: readonly string[], at: number): number[] | undef
 }
 
 /**
+ * The line a matched line speaks for: itself, or for a comment (and the blank lines after it) the
+ * code line below, within a few lines. A matched comment is about the code below it.
+ */
+function codeBelow(lines: readonly string[], at: number): number {
+  let i = at;
+  while (i + 1 < lines.length && (COMMENT_LINE.test(lines[i]!) || lines[i]!.trim() === '') && i - at < CONTEXT_BELOW + 2) i++;
+  return i;
+}
+
+/**
  * The lines worth printing around a matched line, most useful first: CONTEXT_ABOVE lines above;
  * for a matched comment, the code below it; the block the line opens (the lines below indented
  * deeper, with the line that closes it); the statement it sits in (the nearest line above indented
@@ -392,12 +400,9 @@ function contextOf(lines: readonly string[], at: number): number[] {
   const blank = (i: number) => lines[i]!.trim() === '';
   const out: number[] = [];
   for (let d = 1; d <= CONTEXT_ABOVE; d++) out.push(at - d);
-  // A matched comment is about the code below it: that code's block is the context.
-  let anchor = at;
-  while (anchor + 1 < lines.length && (COMMENT_LINE.test(lines[anchor]!) || blank(anchor)) && anchor - at < CONTEXT_BELOW + 2) {
-    anchor++;
-    out.push(anchor);
-  }
+  // That code's block is the context.
+  const anchor = codeBelow(lines, at);
+  for (let i = at + 1; i <= anchor; i++) out.push(i);
   /** The lines after `from` indented deeper than `level`, and the closer that ends them; the index after the last. */
   const blockBelow = (from: number, level: number): number => {
     let i = from + 1;
