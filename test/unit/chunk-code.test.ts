@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadGrammars } from '../../src/core/chunk/grammars.ts';
+import { loadGrammar } from '../../src/core/chunk/grammars.ts';
 import { createChunker } from '../../src/core/chunk/index.ts';
 import type { ChunkDraft } from '../../src/core/types.ts';
 
@@ -337,10 +337,10 @@ test('a grammar loads with the first file of its language: one that will not com
 });
 
 test('every index a process opens shares one copy of each grammar, so opening a hundred does not exhaust the parser memory', async () => {
-  const first = await loadGrammars(['typescript', 'go']);
-  const again = await loadGrammars(['go', 'typescript']);
-  assert.equal(again.get('typescript'), first.get('typescript'));
-  assert.equal(again.get('go'), first.get('go'));
+  const first = { typescript: await loadGrammar('typescript'), go: await loadGrammar('go') };
+  const again = { go: await loadGrammar('go'), typescript: await loadGrammar('typescript') };
+  assert.equal(again.typescript, first.typescript);
+  assert.equal(again.go, first.go);
   // Chunkers made one after another, as Engine.open makes them, keep working on the shared grammars.
   for (let i = 0; i < 3; i++) {
     const chunker = await createChunker({ chunkMaxBytes: 4096 });

@@ -21,12 +21,11 @@ let runtime: Promise<void> | undefined;
  */
 const loaded = new Map<string, Promise<Language>>();
 
-/** Grammar base names (`cpp`, `c-sharp`, …) mapped to loaded languages, all loaded in parallel. */
-export async function loadGrammars(grammars: readonly string[], wasmDir = defaultWasmDir()): Promise<Map<string, Language>> {
+/** A grammar (`cpp`, `c-sharp`, …) by its base name, loaded once per process and folder. */
+export async function loadGrammar(grammar: string, wasmDir = defaultWasmDir()): Promise<Language> {
   try {
     await startRuntime(wasmDir);
-    const languages = await Promise.all(grammars.map(async (grammar) => [grammar, await loadGrammar(wasmDir, grammar)] as const));
-    return new Map(languages);
+    return await cachedGrammar(wasmDir, grammar);
   } catch (cause) {
     // A packaging mistake, not a condition to live with: say where we looked.
     throw new Error(`cannot load tree-sitter grammars from ${wasmDir}`, { cause });
@@ -60,7 +59,7 @@ function grammarFile(wasmDir: string, grammar: string): string {
   return path.join(wasmDir, `tree-sitter-${grammar}.wasm`);
 }
 
-function loadGrammar(wasmDir: string, grammar: string): Promise<Language> {
+function cachedGrammar(wasmDir: string, grammar: string): Promise<Language> {
   const key = `${wasmDir}\0${grammar}`;
   let language = loaded.get(key);
   if (!language) {
@@ -72,7 +71,7 @@ function loadGrammar(wasmDir: string, grammar: string): Promise<Language> {
   return language;
 }
 
-function defaultWasmDir(): string {
+export function defaultWasmDir(): string {
   const packageJson = createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm/package.json');
   return path.join(path.dirname(packageJson), 'wasm');
 }

@@ -10,7 +10,7 @@ import type { ChunkDraft } from '../types.ts';
 import { MIN_CHUNK_BYTES } from './byte-cap.ts';
 import { chunkCode } from './code.ts';
 import { CODE_LANGUAGES } from './code-languages.ts';
-import { loadGrammars, startGrammars } from './grammars.ts';
+import { defaultWasmDir, loadGrammar, startGrammars } from './grammars.ts';
 import { outlineJson } from './json.ts';
 import { detectLanguage, languageKind } from './language.ts';
 import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
@@ -51,7 +51,9 @@ const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
 export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
   const maxBytes = Number.isFinite(options.chunkMaxBytes) ? Math.max(MIN_CHUNK_BYTES, Math.floor(options.chunkMaxBytes)) : DEFAULT_INDEX_OPTIONS.chunkMaxBytes;
   const grammars = [...new Set(Object.values(CODE_LANGUAGES).map((spec) => spec.grammar))];
-  await startGrammars(grammars, options.wasmDir);
+  // Resolved once: every file asks for its grammar.
+  const wasmDir = options.wasmDir ?? defaultWasmDir();
+  await startGrammars(grammars, wasmDir);
   const parser = new TreeSitter.Parser();
   return {
     async chunk(relPath, text) {
@@ -60,7 +62,7 @@ export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
       const spec = CODE_LANGUAGES[language];
       let grammar: Language | undefined;
       try {
-        grammar = spec && (await loadGrammars([spec.grammar], options.wasmDir)).get(spec.grammar);
+        grammar = spec && (await loadGrammar(spec.grammar, wasmDir));
       } catch {
         // A grammar that will not compile costs its language the structure, as a splitter bug would.
       }
