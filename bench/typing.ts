@@ -9,7 +9,7 @@
 // Prints, per run: seconds, CPU seconds of the indexing process, cores it kept busy on average, the
 // share of the run spent resting, and the editor stand-in's lateness p50 / p95 / max.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,15 +86,21 @@ function probeChild(): void {
   });
 }
 
+/** What a child process prints, once it has ended. */
+function finished(child: ChildProcess): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (data: Buffer) => (stdout += data.toString()));
+  child.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
+  return new Promise((resolve) => child.on('close', (status: number | null) => resolve({ status, stdout, stderr })));
+}
+
 async function withProbe<T>(work: () => Promise<T>): Promise<{ result: T; lateness: number[] }> {
   const probe = spawn(process.execPath, [process.argv[1]!, '--probe'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  probe.stdout.on('data', (data: Buffer) => (out += data.toString()));
-  const ended = new Promise((resolve) => probe.on('close', resolve));
+  const ended = finished(probe);
   const result = await work();
   probe.stdin.end();
-  await ended;
-  return { result, lateness: JSON.parse(out) as number[] };
+  return { result, lateness: JSON.parse((await ended).stdout) as number[] };
 }
 
 async function indexRun(root: string, typing: boolean): Promise<IndexRun> {
@@ -103,14 +109,10 @@ async function indexRun(root: string, typing: boolean): Promise<IndexRun> {
   const child = spawn(process.execPath, [...ENGINE_FLAGS, process.argv[1]!, '--child', mode, '--root', root, '--db', path.join(dir, 'index.db')], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (data: Buffer) => (out += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (err += data.toString()));
-  const status = await new Promise((resolve) => child.on('close', resolve));
+  const { status, stdout, stderr } = await finished(child);
   fs.rmSync(dir, { recursive: true, force: true });
-  if (status !== 0) throw new Error(`the ${mode} run failed: ${err}`);
-  return JSON.parse(out) as IndexRun;
+  if (status !== 0) throw new Error(`the ${mode} run failed: ${stderr}`);
+  return JSON.parse(stdout) as IndexRun;
 }
 
 if (values.probe) {
