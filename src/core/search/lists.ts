@@ -147,11 +147,17 @@ function rankedList(
   const take = (rows: ListRow[]) => {
     for (const row of rows) if (found.size < depth && !found.has(row.id)) found.set(row.id, row);
   };
+  // The fallbacks below can come to an expression already sampled (each word one phrase: the
+  // conjunction of the rarest is the conjunction of all): FTS5 would score it again, and a
+  // sample's BM25 reads every posting of each common word for its IDF (9 ms for `is` on Linux).
+  const sampled = new Set<string>();
+  const takeSample = (expression: string) => {
+    if (sampled.has(expression)) return;
+    sampled.add(expression);
+    take(scoreSample(expression));
+  };
   const live = groups.map((group) => group.filter((token) => token.docFreq > 0)).filter((group) => group.length > 0);
-  if (live.length > 1) {
-    const allOf = live.map((group) => `(${anyOf(group)})`).join(' AND ');
-    take(scoreSample(allOf));
-  }
+  if (live.length > 1) takeSample(live.map((group) => (group.length === 1 ? expressionOf(group[0]!.phrase) : `(${anyOf(group)})`)).join(' AND '));
   if (found.size < depth) {
     const rare: Token[] = [];
     let budget = SCORE_BUDGET;
@@ -165,9 +171,9 @@ function rankedList(
   if (found.size < depth) {
     // Every word is common: sample what the most specific phrase of each word matches together.
     const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
-    take(scoreSample(rarest.map((token) => expressionOf(token.phrase)).join(' AND ')));
+    takeSample(rarest.map((token) => expressionOf(token.phrase)).join(' AND '));
   }
-  if (found.size < depth) take(scoreSample(anyOf(tokens)));
+  if (found.size < depth) takeSample(anyOf(tokens));
   return [...found.values()];
 }
 
