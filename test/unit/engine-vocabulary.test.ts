@@ -1,8 +1,10 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine } from '../../src/core/engine.ts';
+import { IndexStore } from '../../src/core/store/store.ts';
 import { addFiles, storeWith, tempDir, type FileSpec } from './helpers/store.ts';
 
 /** `count` distinct made-up words: enough of them makes the vocabulary big enough to be kept. */
@@ -68,6 +70,83 @@ test('the vocabulary of a big index is kept in it, so the next process corrects 
   second.store.vocabulary = () => assert.fail('the words table was read again');
   assert.deepEqual(second.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
   second.close();
+});
+
+test('a process reads of the kept vocabulary only the word lengths its typo can reach, and knows a word in a single chunk', async () => {
+  const dbFile = bigIndex();
+  const first = await Engine.open({ dbFile });
+  first.searchIndexed('kuberntes');
+  first.close();
+
+  const second = await Engine.open({ dbFile });
+  const lengths: number[] = [];
+  const readBucket = second.store.vocabularyBucket.bind(second.store);
+  second.store.vocabularyBucket = (builtAt, length) => {
+    lengths.push(length);
+    return readBucket(builtAt, length);
+  };
+  assert.deepEqual(second.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  assert.ok(lengths.includes(10) && lengths.every((length) => length >= 7 && length <= 11), `read lengths ${lengths.join(', ')}`);
+  // A filler word is in one chunk: no correction target, but the index knows it.
+  const single = second.searchIndexed('zq1av');
+  assert.deepEqual(single.corrections, []);
+  assert.equal(single.results[0]?.path, 'part0.txt');
+  second.close();
+});
+
+test('a process whose kept vocabulary another one replaced corrects with the new one, and unreadable buckets are rebuilt', async (t) => {
+  const dbFile = bigIndex();
+  const root = path.dirname(dbFile);
+  const keeper = await Engine.open({ dbFile });
+  keeper.searchIndexed('kuberntes');
+  const reader = await Engine.open({ dbFile });
+  assert.deepEqual(reader.searchIndexed('prat').corrections, [['prat', 'part']], 'the reader has the stored header and a few lengths');
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  await writeNewWord(keeper, root, 'kept', 0, 60);
+  t.mock.timers.tick(1_000);
+  assert.equal(keeper.prepareVocabulary(), true, 'the keeper stored a newer vocabulary');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The reader's clock says its vocabulary was checked a moment ago; only the buckets it is missing tell.
+  assert.deepEqual(reader.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
+  keeper.close();
+  reader.close();
+
+  const broken = new Database(dbFile);
+  broken.prepare('UPDATE vocabulary_buckets SET data = zeroblob(5)').run();
+  broken.close();
+  const next = await Engine.open({ dbFile });
+  const reads = countVocabularyReads(next);
+  assert.deepEqual(next.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  assert.equal(reads(), 1, 'the unreadable snapshot was replaced by a fresh build');
+  next.close();
+});
+
+test('an index made before the vocabulary was kept by word length gains the table and the catalog index at its next writable open', async () => {
+  const dbFile = bigIndex();
+  const old = new Database(dbFile);
+  old.exec('DROP TABLE vocabulary_buckets; DROP INDEX files_by_indexed_at;');
+  old.close();
+  const additions = () => {
+    const db = new Database(dbFile, { readonly: true });
+    const names = db.prepare("SELECT name FROM sqlite_schema WHERE name IN ('vocabulary_buckets', 'files_by_indexed_at') ORDER BY name").pluck().all();
+    db.close();
+    return names;
+  };
+
+  const reader = new IndexStore(dbFile, { readonly: true });
+  assert.equal(reader.vocabularyBucket(1, 7), undefined, 'a read-only connection does without the table');
+  assert.equal(reader.filesChangedSince(0, 11), 11, 'and counts changed files by a scan');
+  reader.close();
+  assert.deepEqual(additions(), []);
+
+  const engine = await Engine.open({ dbFile });
+  assert.deepEqual(additions(), ['files_by_indexed_at', 'vocabulary_buckets']);
+  assert.equal(engine.store.stats().files, 11, 'the files are all still there');
+  assert.deepEqual(engine.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
+  const kept = new Database(dbFile, { readonly: true });
+  assert.ok((kept.prepare('SELECT count(*) FROM vocabulary_buckets').pluck().get() as number) > 0, 'the vocabulary was kept by length');
+  kept.close();
+  engine.close();
 });
 
 test('a kept vocabulary remembers the commonest words, and a host opening the index reads their postings before anyone searches', async () => {

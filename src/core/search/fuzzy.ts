@@ -1,7 +1,8 @@
 // Typo correction against the index vocabulary. A query word the index has never seen is replaced by
-// the closest word it has, so the search can run again; a word the index knows is left alone, however
-// rare. "Closest" is the OSA edit distance, within a budget that grows with the word's length; ties go
-// to the word in more documents, then to the alphabetically first, so a correction never flickers.
+// the closest word it has, so the search can run again. "Closest" is the OSA edit distance, within a
+// budget that grows with the word's length; ties go to the word in more documents, then to the
+// alphabetically first, so a correction never flickers. Whether a word is new to the index is the
+// index's question (IndexStore.hasWord, a lookup): a word it knows is left alone, however rare.
 //
 // Code vocabularies are big and mostly noise. The Linux kernel's .c/.h files hold 5.0 million distinct
 // words (with `_` as a word character); cut into ~4 KB chunks, 2.2 million of them occur in a single
@@ -17,9 +18,13 @@
 //     best distance found so far.
 // Sorting each bucket by document frequency, to stop a scan early once a distance-1 match is found,
 // was tried and dropped: it saved under 1% of the DP calls and cost 0.7 s of build on the kernel.
-// Memory is flat typed arrays, not strings: a Set of the kernel's 5 million words alone took 160 MB
-// and ~10 s to build here, so "known" is a sorted array of 53-bit hashes, and targets are stored as
-// character ids, two bytes each. bench/fuzzy-speed.ts measures all of this on the kernel's vocabulary.
+// Memory is flat typed arrays, not strings (a Set of the kernel's 5 million words alone took 160 MB
+// and ~10 s to build here): targets are stored as character ids, two bytes each. A big index keeps
+// its vocabulary stored by length bucket (`toStored`), and a process reads a bucket only when a typo
+// first needs it: SQLite reads a stored blob at about 8 ms a megabyte here, and a correction of a
+// 7-letter word visits lengths 6 to 8 once it has found a word one edit away (4.6 MB of the Linux
+// tree's 11 MB of targets), 5 to 9 otherwise (6.5 MB).
+// bench/fuzzy-speed.ts measures the scan on the kernel's vocabulary.
 
 import { boundedOsa, editDistance } from './edit-distance.ts';
 
@@ -36,14 +41,27 @@ export interface Correction {
 
 export interface VocabularyOptions {
   /**
-   * Words in fewer documents than this are known (never corrected) but never offered as corrections.
-   * Default: 2 for vocabularies of at least LARGE_VOCABULARY_WORDS words, 1 below. In a big code base
-   * a word in a single document is mostly a constant or an identifier nobody types, and there are so
-   * many of them that almost any typo is within distance 2 of one. In a small index a single-document
-   * word is as likely as any to be the word a user meant, and scanning all of them costs nothing.
+   * Words in fewer documents than this are never offered as corrections. Default: 2 for
+   * vocabularies of at least LARGE_VOCABULARY_WORDS words, 1 below. In a big code base a word in a
+   * single document is mostly a constant or an identifier nobody types, and there are so many of
+   * them that almost any typo is within distance 2 of one. In a small index a single-document word
+   * is as likely as any to be the word a user meant, and scanning all of them costs nothing.
    */
   minDocFreq?: number;
 }
+
+/** A vocabulary as `toStored` lays it out: a small header, and each length's targets apart. */
+export interface StoredVocabulary {
+  header: Uint8Array;
+  /** The targets of each length that has any, by length. */
+  buckets: Map<number, Uint8Array>;
+}
+
+/**
+ * The stored targets of one length, or undefined if they are gone: another process stored a newer
+ * vocabulary since the header was read. Bytes of the wrong size count as gone.
+ */
+export type BucketReader = (length: number) => Uint8Array | undefined;
 
 /** Words shorter than this (in code points) are never corrected, nor offered as corrections. */
 export const MIN_CORRECTABLE_LENGTH = 3;
@@ -74,26 +92,29 @@ const NO_ID = 0xffff;
 
 const SURROGATE = /[\ud800-\udfff]/;
 
-/** Bump when the layout `toBytes` writes changes: a snapshot of another format is rebuilt. */
-const SNAPSHOT_FORMAT = 0x766f6301;
+/** Bump when the layout `toStored` writes changes: a vocabulary stored in another format is rebuilt. */
+const STORED_FORMAT = 0x766f6302;
+
+/** The correction targets of one length L: target t's character ids are `codes[t * L … t * L + L)`. */
+interface Bucket {
+  masks: Int32Array;
+  docFreq: Uint32Array;
+  codes: Uint16Array;
+}
 
 export class Vocabulary {
   /** Number of distinct words, correction targets or not. */
   readonly size: number;
-  /** hash53 of every word, sorted. */
-  private readonly known: Float64Array;
   /** Code point of each character id; ids follow code point order, so comparing ids is alphabetical. */
   private readonly alphabet: Int32Array;
   private readonly bmpIds: Uint16Array;
   private readonly astralIds: Map<number, number>;
-  // Targets grouped by length. Target t of length L has its character ids at
-  // `codes[bucketCodeStart[L] + (t - bucketStart[L]) * L]`, L of them.
-  private readonly codes: Uint16Array;
-  private readonly masks: Int32Array;
-  private readonly targetDf: Float64Array;
-  private readonly bucketStart: Int32Array;
-  private readonly bucketEnd: Int32Array;
-  private readonly bucketCodeStart: Int32Array;
+  /** How many targets each length has. */
+  private readonly targetCounts: Int32Array;
+  /** The targets of each length, once built or read. */
+  private readonly buckets: Array<Bucket | undefined>;
+  private readonly readBucket: BucketReader | undefined;
+  private bucketGone = false;
 
   /** words[i] has document frequency docFreq[i]; words are lowercase, unique. */
   constructor(words: readonly string[], docFreq: readonly number[], options: VocabularyOptions = {}) {
@@ -102,9 +123,7 @@ export class Vocabulary {
     }
     const n = words.length;
     this.size = n;
-    this.known = new Float64Array(n);
-    for (let i = 0; i < n; i++) this.known[i] = hash53(words[i]!);
-    this.known.sort();
+    this.readBucket = undefined;
 
     // Which words are targets, and their lengths in code points.
     const minDf = resolveMinDocFreq(options.minDocFreq, n);
@@ -118,30 +137,14 @@ export class Vocabulary {
       lengths[i] = len;
       if (len > maxLength) maxLength = len;
     }
+    this.targetCounts = new Int32Array(maxLength + 1);
+    for (let i = 0; i < n; i++) if (lengths[i]! > 0) this.targetCounts[lengths[i]!]!++;
+    this.buckets = Array.from(this.targetCounts, (count, len): Bucket | undefined =>
+      count === 0 ? undefined : { masks: new Int32Array(count), docFreq: new Uint32Array(count), codes: new Uint16Array(count * len) },
+    );
 
-    // Bucket the targets by length (a counting sort, so each bucket keeps the input order).
-    const bucketCount = new Int32Array(maxLength + 1);
-    for (let i = 0; i < n; i++) bucketCount[lengths[i]!]!++;
-    this.bucketStart = new Int32Array(maxLength + 1);
-    this.bucketEnd = new Int32Array(maxLength + 1);
-    this.bucketCodeStart = new Int32Array(maxLength + 1);
-    let targets = 0;
-    let totalCodes = 0;
-    for (let len = MIN_CORRECTABLE_LENGTH; len <= maxLength; len++) {
-      this.bucketStart[len] = targets;
-      this.bucketEnd[len] = targets;
-      this.bucketCodeStart[len] = totalCodes;
-      targets += bucketCount[len]!;
-      totalCodes += bucketCount[len]! * len;
-    }
-
-    // Lay the targets out, numbering characters as they come.
-    const codes = new Uint16Array(totalCodes);
-    const masks = new Int32Array(targets);
-    const targetDf = new Float64Array(targets);
-    const bucketStart = this.bucketStart;
-    const bucketEnd = this.bucketEnd;
-    const bucketCodeStart = this.bucketCodeStart;
+    // Lay the targets out in input order, numbering characters as they come.
+    const filled = new Int32Array(maxLength + 1);
     const firstIds = new Uint16Array(0x10000).fill(NO_ID);
     const firstAstralIds = new Map<number, number>();
     const codePointOf = new Int32Array(MAX_IDS);
@@ -151,8 +154,9 @@ export class Vocabulary {
       const len = lengths[i]!;
       if (len === 0) continue;
       const word = words[i]!;
-      const t = bucketEnd[len]!++;
-      const offset = bucketCodeStart[len]! + (t - bucketStart[len]!) * len;
+      const bucket = this.buckets[len]!;
+      const t = filled[len]!++;
+      const offset = t * len;
       let mask = 0;
       let k = offset;
       for (let u = 0; u < word.length; u++) {
@@ -165,7 +169,7 @@ export class Vocabulary {
         } else id = firstIds[cp]!;
         if (id === NO_ID) {
           if (alphabetSize === MAX_IDS) {
-            codes.fill(DEAD, offset, offset + len);
+            bucket.codes.fill(DEAD, offset, offset + len);
             break;
           }
           id = alphabetSize++;
@@ -174,170 +178,168 @@ export class Vocabulary {
           if (cp > 0xffff) firstAstralIds.set(cp, id);
           else firstIds[cp] = id;
         }
-        codes[k++] = id;
+        bucket.codes[k++] = id;
         mask |= bitOf[id]!;
       }
-      masks[t] = mask;
-      targetDf[t] = docFreq[i]!;
+      bucket.masks[t] = mask;
+      bucket.docFreq[t] = Math.min(docFreq[i]!, 0xffffffff);
     }
-    this.codes = codes;
-    this.masks = masks;
-    this.targetDf = targetDf;
 
     // Renumber the ids in code point order.
     const byCodePoint = Array.from({ length: alphabetSize }, (_, id) => id).sort((x, y) => codePointOf[x]! - codePointOf[y]!);
     const renumber = new Uint16Array(0x10000);
     renumber[DEAD] = DEAD;
-    this.alphabet = new Int32Array(byCodePoint.length);
-    this.bmpIds = new Uint16Array(0x10000).fill(NO_ID);
-    this.astralIds = new Map();
+    const alphabet = new Int32Array(byCodePoint.length);
     byCodePoint.forEach((first, id) => {
-      const cp = codePointOf[first]!;
       renumber[first] = id;
-      this.alphabet[id] = cp;
-      if (cp > 0xffff) this.astralIds.set(cp, id);
-      else this.bmpIds[cp] = id;
+      alphabet[id] = codePointOf[first]!;
     });
-    for (let k = 0; k < codes.length; k++) codes[k] = renumber[codes[k]!]!;
+    for (const bucket of this.buckets) {
+      if (!bucket) continue;
+      const codes = bucket.codes;
+      for (let k = 0; k < codes.length; k++) codes[k] = renumber[codes[k]!]!;
+    }
+    this.alphabet = alphabet;
+    ({ bmpIds: this.bmpIds, astralIds: this.astralIds } = idsOfAlphabet(alphabet));
   }
 
-  /**
-   * Whether the index has this word. Words are compared by a 53-bit hash, so an unknown word is taken
-   * for a known one with probability size / 2^53 (about 1 in 2 billion for 5 million words), and is
-   * then left uncorrected.
-   */
-  has(word: string): boolean {
-    return this.knows(word.toLowerCase());
-  }
-
-  /** Best correction for a word not in the vocabulary, or null (also null if the word is known or too short). */
+  /** Best correction for a word, or null (also null if the word is itself a correction target, or too short). */
   correct(word: string): Correction | null {
     return this.candidates(word, 1)[0] ?? null;
   }
 
   /**
    * Every vocabulary word at the smallest edit distance from `word`, most frequent first (then
-   * alphabetically), at most `max` of them; empty if the word is known, too short or has no
-   * neighbour. Several words are often equally close (`josn`: `join`, `json`); the caller may
-   * know which one the rest of the query means.
+   * alphabetically), at most `max` of them; empty if the word is a target itself, too short or has
+   * no neighbour. Several words are often equally close (`josn`: `join`, `json`); the caller may
+   * know which one the rest of the query means. Ask only for words the index does not hold: a
+   * word in too few documents to be a target would be "corrected" to its neighbour.
    */
   candidates(word: string, max = 8): Correction[] {
     const lower = word.toLowerCase();
-    if (this.knows(lower)) return [];
     const query = new Uint16Array(lower.length);
     const n = this.idsOf(lower, query);
     let limit = maxEditDistance(n);
     if (limit === 0) return [];
     const queryMask = charMask(lower);
 
-    let tied: Array<{ target: number; offset: number; length: number }> = [];
+    let tied: Array<{ bucket: Bucket; target: number; length: number }> = [];
     let bestDistance = limit + 1;
-    const maxLength = this.bucketStart.length - 1;
     for (const delta of LENGTH_OFFSETS) {
       const gap = delta < 0 ? -delta : delta;
       if (gap > limit) continue;
       const len = n + delta;
-      if (len < MIN_CORRECTABLE_LENGTH || len > maxLength) continue;
-      const end = this.bucketEnd[len]!;
-      let offset = this.bucketCodeStart[len]!;
-      for (let t = this.bucketStart[len]!; t < end; t++, offset += len) {
+      const bucket = this.bucket(len);
+      if (!bucket) continue;
+      const { masks, codes } = bucket;
+      for (let t = 0; t < masks.length; t++) {
         // Each indel flips at most one bit of the mask and each substitution two, and at least `gap`
         // of the edits are indels, so `limit` edits flip at most 2 × limit − gap bits.
-        if (popcount(this.masks[t]! ^ queryMask) > 2 * limit - gap) continue;
-        const d = boundedOsa(query, 0, n, this.codes, offset, len, limit);
+        if (popcount(masks[t]! ^ queryMask) > 2 * limit - gap) continue;
+        const d = boundedOsa(query, 0, n, codes, t * len, len, limit);
         if (d > limit) continue;
+        if (d === 0) return []; // the word is a target itself
         if (d < bestDistance) {
           tied = [];
           bestDistance = d;
           limit = d;
         }
-        tied.push({ target: t, offset, length: len });
+        tied.push({ bucket, target: t, length: len });
       }
     }
     tied.sort(
       (a, b) =>
-        this.targetDf[b.target]! - this.targetDf[a.target]! ||
-        (this.idsBefore(a.offset, a.length, b.offset, b.length) ? -1 : this.idsBefore(b.offset, b.length, a.offset, a.length) ? 1 : 0),
+        b.bucket.docFreq[b.target]! - a.bucket.docFreq[a.target]! ||
+        compareIds(a.bucket.codes, a.target * a.length, a.length, b.bucket.codes, b.target * b.length, b.length),
     );
-    return tied.slice(0, max).map(({ offset, length }) => {
+    return tied.slice(0, max).map(({ bucket, target, length }) => {
       let to = '';
-      for (let k = 0; k < length; k++) to += String.fromCodePoint(this.alphabet[this.codes[offset + k]!]!);
+      for (let k = target * length; k < (target + 1) * length; k++) to += String.fromCodePoint(this.alphabet[bucket.codes[k]!]!);
       return { from: word, to, distance: bestDistance };
     });
   }
 
   /**
-   * The vocabulary as bytes, for `fromBytes`: building one from the index walks every posting list
-   * of the words table (2–3 s on the Linux tree), reading these back takes milliseconds.
+   * Whether a lookup found one of its stored buckets gone (another process stored a newer
+   * vocabulary since this one's header was read) or not the size the header gives: its holder
+   * should read the newer one, or build one.
    */
-  toBytes(): Uint8Array {
-    const arrays = [this.known, this.alphabet, this.codes, this.masks, this.targetDf, this.bucketStart, this.bucketEnd, this.bucketCodeStart];
-    const header = new Uint32Array(2 + arrays.length);
-    header[0] = SNAPSHOT_FORMAT;
-    header[1] = this.size;
-    arrays.forEach((array, i) => (header[2 + i] = array.length));
-    const parts = [header, ...arrays].map((array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    // Each array starts on an 8-byte boundary, so `fromBytes` can view the bytes in place.
-    const offsets: number[] = [];
-    let total = 0;
-    for (const part of parts) {
-      offsets.push(total);
-      total += Math.ceil(part.byteLength / 8) * 8;
-    }
-    const bytes = new Uint8Array(total);
-    parts.forEach((part, i) => bytes.set(part, offsets[i]));
-    return bytes;
+  get stale(): boolean {
+    return this.bucketGone;
   }
 
-  /** The vocabulary `toBytes` wrote. Throws on bytes it did not write or an older format. */
-  static fromBytes(bytes: Uint8Array): Vocabulary {
-    // The arrays are viewed in place: a copy of the Linux tree's 20 MB took 95 ms here, most of it
-    // the first touch of fresh memory. Typed arrays need alignment, which SQLite's buffers usually
-    // have (their own memory); bytes that start anywhere else are copied first.
-    const aligned = bytes.byteOffset % 8 === 0 && bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
-    const { buffer, byteOffset: start, byteLength } = aligned;
-    const types = [Float64Array, Int32Array, Uint16Array, Int32Array, Float64Array, Int32Array, Int32Array, Int32Array] as const;
-    const header = new Uint32Array(buffer, start, Math.min(2 + types.length, byteLength >> 2));
-    if (header.length < 2 + types.length || header[0] !== SNAPSHOT_FORMAT) throw new Error('not a vocabulary snapshot of this format');
-    let offset = Math.ceil(header.byteLength / 8) * 8;
-    const arrays = types.map((Type, i) => {
-      const length = header[2 + i]!;
-      if (offset + length * Type.BYTES_PER_ELEMENT > byteLength) throw new Error('truncated vocabulary snapshot');
-      const array = new Type(buffer, start + offset, length);
-      offset += Math.ceil(array.byteLength / 8) * 8;
-      return array;
+  /**
+   * The vocabulary laid out for storing: building one from the index walks every posting list of
+   * the words table (seconds on the Linux tree); `fromStored` reads it back a bucket at a time.
+   */
+  toStored(): StoredVocabulary {
+    const header = new Uint32Array(4 + this.alphabet.length + this.targetCounts.length);
+    header.set([STORED_FORMAT, this.size, this.alphabet.length, this.targetCounts.length]);
+    header.set(this.alphabet, 4);
+    header.set(this.targetCounts, 4 + this.alphabet.length);
+    const buckets = new Map<number, Uint8Array>();
+    this.buckets.forEach((_, len) => {
+      const bucket = this.bucket(len);
+      if (!bucket) return;
+      const count = bucket.masks.length;
+      const bytes = new Uint8Array(count * (8 + 2 * len));
+      bytes.set(asBytes(bucket.masks), 0);
+      bytes.set(asBytes(bucket.docFreq), 4 * count);
+      bytes.set(asBytes(bucket.codes), 8 * count);
+      buckets.set(len, bytes);
     });
-    const [known, alphabet, codes, masks, targetDf, bucketStart, bucketEnd, bucketCodeStart] = arrays as [
-      Float64Array,
-      Int32Array,
-      Uint16Array,
-      Int32Array,
-      Float64Array,
-      Int32Array,
-      Int32Array,
-      Int32Array,
-    ];
-    const bmpIds = new Uint16Array(0x10000).fill(NO_ID);
-    const astralIds = new Map<number, number>();
-    alphabet.forEach((cp, id) => {
-      if (cp > 0xffff) astralIds.set(cp, id);
-      else bmpIds[cp] = id;
-    });
+    return { header: asBytes(header), buckets };
+  }
+
+  /**
+   * The vocabulary `toStored` wrote, from its header; `readBucket` gives each length's targets when
+   * a lookup first needs them. Throws on a header it did not write or of an older format.
+   */
+  static fromStored(headerBytes: Uint8Array, readBucket: BucketReader): Vocabulary {
+    const words = viewAs(Uint32Array, headerBytes);
+    if (words.length < 4 || words[0] !== STORED_FORMAT) throw new Error('not a stored vocabulary of this format');
+    const [, size, alphabetLength, countsLength] = words as unknown as [number, number, number, number];
+    if (words.length !== 4 + alphabetLength + countsLength) throw new Error('truncated vocabulary header');
+    const alphabet = new Int32Array(words.buffer, words.byteOffset + 16, alphabetLength);
+    const targetCounts = new Int32Array(words.buffer, words.byteOffset + 16 + 4 * alphabetLength, countsLength);
     const vocabulary = Object.create(Vocabulary.prototype) as Vocabulary;
-    return Object.assign(vocabulary, { size: header[1]!, known, alphabet, bmpIds, astralIds, codes, masks, targetDf, bucketStart, bucketEnd, bucketCodeStart });
+    return Object.assign(vocabulary, {
+      size,
+      alphabet,
+      ...idsOfAlphabet(alphabet),
+      targetCounts,
+      buckets: new Array<Bucket | undefined>(countsLength),
+      readBucket,
+      bucketGone: false,
+    });
   }
 
-  private knows(lower: string): boolean {
-    const h = hash53(lower);
-    const known = this.known;
-    let lo = 0;
-    let hi = known.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (known[mid]! < h) lo = mid + 1;
-      else hi = mid;
+  /** Reads every stored bucket not read yet, so that no lookup waits for one. */
+  readAll(): void {
+    for (let len = 0; len < this.targetCounts.length; len++) this.bucket(len);
+  }
+
+  /** The targets of one length, read from storage the first time; undefined if it has none (or they are unreadable). */
+  private bucket(len: number): Bucket | undefined {
+    if (len < MIN_CORRECTABLE_LENGTH || len >= this.targetCounts.length) return undefined;
+    const count = this.targetCounts[len]!;
+    if (count === 0) return undefined;
+    const known = this.buckets[len];
+    if (known || !this.readBucket) return known;
+    const bytes = this.readBucket(len);
+    if (bytes?.byteLength !== count * (8 + 2 * len)) {
+      this.bucketGone = true;
+      return undefined;
     }
-    return lo < known.length && known[lo] === h;
+    const aligned = viewAs(Uint8Array, bytes);
+    const { buffer, byteOffset } = aligned;
+    const bucket = {
+      masks: new Int32Array(buffer, byteOffset, count),
+      docFreq: new Uint32Array(buffer, byteOffset + 4 * count, count),
+      codes: new Uint16Array(buffer, byteOffset + 8 * count, count * len),
+    };
+    this.buckets[len] = bucket;
+    return bucket;
   }
 
   /** Writes the character ids of `word` into `out` and returns its length in code points. */
@@ -352,18 +354,46 @@ export class Vocabulary {
     }
     return len;
   }
+}
 
-  /** Whether the target at offset `a` comes alphabetically before the one at `b` (code point order). */
-  private idsBefore(a: number, aLen: number, b: number, bLen: number): boolean {
-    const codes = this.codes;
-    const common = Math.min(aLen, bLen);
-    for (let k = 0; k < common; k++) {
-      const x = codes[a + k]!;
-      const y = codes[b + k]!;
-      if (x !== y) return x < y;
-    }
-    return aLen < bLen;
+/** The id of each character of an alphabet, the BMP's in a table and the rest in a map. */
+function idsOfAlphabet(alphabet: Int32Array): { bmpIds: Uint16Array; astralIds: Map<number, number> } {
+  const bmpIds = new Uint16Array(0x10000).fill(NO_ID);
+  const astralIds = new Map<number, number>();
+  alphabet.forEach((cp, id) => {
+    if (cp > 0xffff) astralIds.set(cp, id);
+    else bmpIds[cp] = id;
+  });
+  return { bmpIds, astralIds };
+}
+
+/** Orders two targets' character ids alphabetically (ids follow code point order). */
+function compareIds(a: Uint16Array, aStart: number, aLen: number, b: Uint16Array, bStart: number, bLen: number): number {
+  const common = Math.min(aLen, bLen);
+  for (let k = 0; k < common; k++) {
+    const x = a[aStart + k]!;
+    const y = b[bStart + k]!;
+    if (x !== y) return x - y;
   }
+  return aLen - bLen;
+}
+
+function asBytes(array: Int32Array | Uint32Array | Uint16Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/**
+ * Stored bytes seen as a typed array, in place when they are aligned for it (SQLite's buffers
+ * usually are: a copy of the Linux tree's 20 MB took 95 ms here, most of it the first touch of
+ * fresh memory), else copied first.
+ */
+function viewAs<T extends Uint8Array | Uint32Array>(
+  Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number },
+  bytes: Uint8Array,
+): T {
+  const size = Type.BYTES_PER_ELEMENT;
+  const aligned = bytes.byteOffset % 4 === 0 && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+  return new Type(aligned.buffer as ArrayBuffer, aligned.byteOffset, Math.floor(aligned.byteLength / size));
 }
 
 function resolveMinDocFreq(value: number | undefined, vocabularySize: number): number {
@@ -390,20 +420,4 @@ function popcount(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
-// cyrb53: two 32-bit multiply-xor lanes mixed into 53 bits, the most a double holds exactly.
-function hash53(s: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

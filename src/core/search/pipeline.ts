@@ -238,7 +238,7 @@ function pieceIdf(store: IndexStore, pieces: QueryPieces): number[] {
  * words of the query are spelled right (`kuberntes pods`); in `empty` mode the caller only asks
  * when the typed query found nothing.
  */
-function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms; corrections: Array<[string, string]> } | undefined {
+function correct(context: SearchContext, terms: QueryTerms, retried = false): { terms: QueryTerms; corrections: Array<[string, string]> } | undefined {
   const { store } = context;
   const last = terms.pieces.at(-1);
   const unknown = terms.pieces.filter(
@@ -257,6 +257,8 @@ function correct(context: SearchContext, terms: QueryTerms): { terms: QueryTerms
     const best = bestInContext(store, vocabulary.candidates(piece), known);
     if (best) replacements.set(piece, best);
   }
+  // Another process replaced the stored vocabulary as this one was read: ask the one it stored.
+  if (vocabulary.stale && !retried) return correct(context, terms, true);
   if (replacements.size === 0) return undefined;
   return { terms: replacePieces(terms, replacements), corrections: [...replacements] };
 }

@@ -75,7 +75,8 @@ export interface VocabularySnapshot {
   /** When the vocabulary was read from the index (ms since the epoch), and how many files it held. */
   builtAt: number;
   files: number;
-  data: Uint8Array;
+  /** What Vocabulary.toStored made: the header here, each length's targets in a row of its own. */
+  header: Uint8Array;
 }
 
 const MATCH_COUNTS_KEPT = 2_000;
@@ -579,17 +580,32 @@ export class IndexStore {
   /** The vocabulary snapshot `saveVocabularySnapshot` stored, with the file count it was built at. */
   vocabularySnapshot(): VocabularySnapshot | undefined {
     try {
-      return this.cached('SELECT built_at AS builtAt, files, data FROM vocabulary_snapshot WHERE id = 1').get() as VocabularySnapshot | undefined;
+      return this.cached('SELECT built_at AS builtAt, files, data AS header FROM vocabulary_snapshot WHERE id = 1').get() as VocabularySnapshot | undefined;
     } catch {
       return undefined; // A read-only connection to an index from before the table existed.
     }
   }
 
-  saveVocabularySnapshot(snapshot: VocabularySnapshot): void {
-    this.cached(
-      `INSERT INTO vocabulary_snapshot (id, built_at, files, data) VALUES (1, @builtAt, @files, @data)
-      ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at, files = excluded.files, data = excluded.data`,
-    ).run(snapshot);
+  /** The snapshot's targets of one length, unless a newer snapshot replaced the one built at `builtAt`. */
+  vocabularyBucket(builtAt: number, length: number): Uint8Array | undefined {
+    try {
+      return this.cached('SELECT data FROM vocabulary_buckets WHERE length = ? AND built_at = ?').pluck().get(length, builtAt) as Uint8Array | undefined;
+    } catch {
+      return undefined; // A read-only connection to an index from before the table existed.
+    }
+  }
+
+  /** Replaces the stored vocabulary snapshot: its header and its buckets, in one transaction. */
+  saveVocabularySnapshot(snapshot: VocabularySnapshot, buckets: ReadonlyMap<number, Uint8Array>): void {
+    this.transaction(() => {
+      this.cached(
+        `INSERT INTO vocabulary_snapshot (id, built_at, files, data) VALUES (1, @builtAt, @files, @header)
+        ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at, files = excluded.files, data = excluded.data`,
+      ).run(snapshot);
+      this.cached('DELETE FROM vocabulary_buckets').run();
+      const insert = this.cached('INSERT INTO vocabulary_buckets (length, built_at, data) VALUES (?, ?, ?)');
+      for (const [length, data] of buckets) insert.run(length, snapshot.builtAt, data);
+    });
   }
 
   /**
@@ -597,7 +613,9 @@ export class IndexStore {
    * how far a snapshot taken at that moment has drifted from the index.
    */
   filesChangedSince(since: number, filesThen: number): number {
-    const { changed, files } = this.cached('SELECT count(*) FILTER (WHERE indexed_at > ?) AS changed, count(*) AS files FROM files').get(since) as {
+    const { changed, files } = this.cached('SELECT (SELECT count(*) FROM files WHERE indexed_at > ?) AS changed, (SELECT count(*) FROM files) AS files').get(
+      since,
+    ) as {
       changed: number;
       files: number;
     };
