@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions, type UpdateOutcome } from './indexer.ts';
 import { resolveIndexOptions, resolveSearchOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
+import { SCORE_BUDGET } from './search/lists.ts';
 import { filteredDepth, search } from './search/pipeline.ts';
 import { IndexLease, type LeaseOptions } from './index-lease.ts';
 import { isBusy } from './store/database.ts';
@@ -76,17 +77,25 @@ const SEARCH_DRIFT_SHARE = 0.25;
  */
 const COMMON_WORDS = 24;
 
-/** The `count` words of the highest document frequency, commonest first. */
-function commonest(words: readonly string[], docFreq: readonly number[], count: number): string[] {
+/**
+ * What a vocabulary build stores of the words' chunk counts (IndexStore.saveCommonWordCounts): the
+ * words in more chunks than a list scores whole, whose counts a search then need not take, and at
+ * least the COMMON_WORDS commonest, which a host warms; commonest first.
+ */
+function commonWordCounts(words: readonly string[], docFreq: readonly number[]): Array<[string, number]> {
   const top: number[] = [];
+  const common: number[] = [];
   for (let i = 0; i < words.length; i++) {
-    if (top.length === count && docFreq[i]! <= docFreq[top.at(-1)!]!) continue;
+    const df = docFreq[i]!;
+    if (df > SCORE_BUDGET) common.push(i);
+    if (top.length === COMMON_WORDS && df <= docFreq[top.at(-1)!]!) continue;
     let at = top.length;
-    while (at > 0 && docFreq[top[at - 1]!]! < docFreq[i]!) at--;
+    while (at > 0 && docFreq[top[at - 1]!]! < df) at--;
     top.splice(at, 0, i);
-    if (top.length > count) top.pop();
+    if (top.length > COMMON_WORDS) top.pop();
   }
-  return top.map((i) => words[i]!);
+  const chosen = [...new Set([...top, ...common])].sort((a, b) => docFreq[b]! - docFreq[a]! || a - b);
+  return chosen.map((i) => [words[i]!, docFreq[i]!]);
 }
 
 function drifted(changedFiles: number, filesAtBuild: number, share: number): boolean {
@@ -340,7 +349,11 @@ export class Engine {
    * tens of them; a host runs one per turn, so a search asked meanwhile waits for one at most.
    */
   warmUpSteps(): Array<() => void> {
-    return [() => this.store.warmUp(), ...this.store.commonWords().map((word) => () => this.store.readPostings(word))];
+    const commonest = this.store
+      .commonWordCounts()
+      .slice(0, COMMON_WORDS)
+      .map(([word]) => word);
+    return [() => this.store.warmUp(), ...commonest.map((word) => () => this.store.readPostings(word))];
   }
 
   /** Reads the index's vectors into memory if the lane is on (SemanticLane.prepare). */
@@ -521,10 +534,10 @@ export class Engine {
       // In its write turn, which the search that built it does not wait for. A full disk or a
       // read-only file: the next process builds its own, nothing is lost.
       const { header, buckets } = vocabulary.toStored();
-      const common = commonest(words, docFreq, COMMON_WORDS);
+      const common = commonWordCounts(words, docFreq);
       this.inWriteTurn(() => {
         this.store.saveVocabularySnapshot({ builtAt, files, header }, buckets);
-        this.store.saveCommonWords(common);
+        this.store.saveCommonWordCounts(common);
       }).catch(() => undefined);
     }
     return { vocabulary, builtAt, files, checkedAt: builtAt };

@@ -338,3 +338,15 @@ test('the chunk count a new connection starts from is stored, and stays exact th
   assert.equal(reopened.size, 5);
   reopened.close();
 });
+
+test('a word the last vocabulary build found in at least as many chunks as a count asks for is not counted again', () => {
+  const store = storeWith({ 'a.md': Array.from({ length: 30 }, (_, i) => ({ text: `common word ${i}` })) }, path.join(tempDir(), 'index.db'));
+  assert.equal(store.countMatches('porter', '"common"', 4001), 30);
+  // What the build stores is a floor: a chunk holding the word holds its stem, so the Porter count is at least that.
+  store.saveCommonWordCounts([['common', 5000]]);
+  assert.equal(store.countMatches('porter', '"common"', 4001), 4001, 'taken from the build');
+  assert.equal(store.countMatches('porter', '"common"', 20000), 30, 'a cap above the figure is counted');
+  assert.equal(store.countMatches('porter', '"common" AND "word"', 4001), 30, 'so is an expression');
+  assert.equal(store.countMatches('trigram', '"common"', 4001), 30, 'and another table');
+  store.close();
+});

@@ -137,8 +137,10 @@ const CHUNK_COUNT_META = 'chunkCount';
 const TRIGRAM_TOTAL_META = 'trigramTotal';
 /** The meta key counting the chunks written and deleted since the last merge pass began (see `tidyAfterSync`). */
 const REWRITTEN_META = 'rewrittenSinceMerge';
-/** The meta key holding the words in the most chunks when the vocabulary was last built, a JSON list (see `commonWords`). */
-const COMMON_WORDS_META = 'commonWords';
+/** The meta key holding the common words' chunk counts when the vocabulary was last built, a JSON list (see `commonWordCounts`). */
+const WORD_COUNTS_META = 'commonWordCounts';
+/** Where builds before `commonWordCounts` kept the commonest words alone. */
+const OLD_COMMON_WORDS_META = 'commonWords';
 /** The meta key holding the paths kept out as secrets, a JSON list. */
 const SECRET_FILES_META = 'secretFiles';
 /** Paths a status shows of the secret files; the count is exact. */
@@ -160,6 +162,7 @@ export class IndexStore {
    * process's writes leave them approximate, which is all their callers need.
    */
   private readonly matchCounts = new Map<string, number>();
+  private wordCounts: { counts: ReadonlyArray<readonly [string, number]>; byWord: Map<string, number> } | undefined;
   /** Counts this connection's changes to what files hold, so a reader can tell whether the index moved under it. */
   private changes = 0;
   /** Chunks this connection deleted since it last forgot the words no chunk holds (see `tidyAfterSync`). */
@@ -450,9 +453,15 @@ export class IndexStore {
    * How many chunks (counting up to `cap`) match an FTS5 expression. The cap bounds the cost:
    * callers compare small counts and only need to know that a large one is large. (fts5vocab's
    * document counts walk a term's whole posting list, hundreds of thousands of entries for a
-   * common word in a big tree.)
+   * common word in a big tree.) Even so a count of 4,001 takes half a millisecond, and a search of
+   * a big tree asks for dozens, mostly of common words (a question's feedback candidates:
+   * `return`, `int`, `static`…), so a word the last vocabulary build found in at least `cap`
+   * chunks is not counted again: a chunk that holds a word holds its Porter stem, so its Porter
+   * count is at least that. (Deleting files can take a word below its figure until the next build,
+   * which a drift of 1% of the files brings.)
    */
   countMatches(table: FtsTable, expression: string, cap: number): number {
+    if (table === 'porter' && (this.chunksHoldingAtLeast(expression) ?? 0) >= cap) return cap;
     const key = `${table}\0${cap}\0${expression}`;
     let count = this.matchCounts.get(key);
     if (count === undefined) {
@@ -462,6 +471,14 @@ export class IndexStore {
       this.matchCounts.set(key, count);
     }
     return count;
+  }
+
+  /** For a phrase of one word, the chunks the last vocabulary build found holding it, if it was common then. */
+  private chunksHoldingAtLeast(expression: string): number | undefined {
+    const word = /^"([\p{L}\p{M}\p{N}]+)"$/u.exec(expression)?.[1];
+    if (word === undefined) return undefined;
+    this.commonWordCounts();
+    return this.wordCounts!.byWord.get(word);
   }
 
   /**
@@ -521,21 +538,31 @@ export class IndexStore {
   }
 
   /**
-   * The words in the most chunks when the vocabulary was last built (`saveCommonWords`). A query
-   * of one of them reads its Porter postings, the index's longest (struct, static, device: 200,000
-   * to 900,000 chunks on the Linux tree), and a first query reads them from the file.
+   * The words in the most chunks when the vocabulary was last built, commonest first, with how
+   * many chunks held each then (`saveCommonWordCounts`). A query of one of them reads its Porter
+   * postings, the index's longest (struct, static, device: 200,000 to 900,000 chunks on the Linux
+   * tree), and a first query reads them from the file.
    */
-  commonWords(): string[] {
-    try {
-      const words: unknown = JSON.parse(this.meta(COMMON_WORDS_META) ?? '[]');
-      return Array.isArray(words) ? words.filter((word) => typeof word === 'string') : [];
-    } catch {
-      return [];
+  commonWordCounts(): ReadonlyArray<readonly [word: string, chunks: number]> {
+    if (!this.wordCounts) {
+      let stored: unknown;
+      try {
+        stored = JSON.parse(this.meta(WORD_COUNTS_META) ?? '[]');
+      } catch {
+        stored = [];
+      }
+      const counts = Array.isArray(stored) ? stored.filter(isWordCount) : [];
+      this.wordCounts = { counts, byWord: new Map(counts) };
     }
+    return this.wordCounts.counts;
   }
 
-  saveCommonWords(words: readonly string[]): void {
-    this.setMeta(COMMON_WORDS_META, JSON.stringify(words));
+  saveCommonWordCounts(counts: ReadonlyArray<readonly [word: string, chunks: number]>): void {
+    this.transaction(() => {
+      this.setMeta(WORD_COUNTS_META, JSON.stringify(counts));
+      this.db.prepare('DELETE FROM meta WHERE key = ?').run(OLD_COMMON_WORDS_META);
+    });
+    this.wordCounts = { counts, byWord: new Map(counts) };
   }
 
   /** Reads a word's Porter postings once, which leaves their pages in this connection's cache. */
@@ -579,6 +606,8 @@ export class IndexStore {
 
   /** The vocabulary snapshot `saveVocabularySnapshot` stored, with the file count it was built at. */
   vocabularySnapshot(): VocabularySnapshot | undefined {
+    // The word counts came with the last build this connection saw; another process may have built since.
+    this.wordCounts = undefined;
     try {
       return this.cached('SELECT built_at AS builtAt, files, data AS header FROM vocabulary_snapshot WHERE id = 1').get() as VocabularySnapshot | undefined;
     } catch {
@@ -857,4 +886,8 @@ export class IndexStore {
 /** FTS5 string literal: the tokenizer sees the characters, the query parser sees one phrase. */
 export function quote(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
+}
+
+function isWordCount(entry: unknown): entry is [string, number] {
+  return Array.isArray(entry) && typeof entry[0] === 'string' && Number.isFinite(entry[1]);
 }
