@@ -230,6 +230,28 @@ test('on an index too big to score whole, a half-typed identifier is found by su
   store.close();
 });
 
+test('on an index too big to score whole, two common words rarely together are sampled together once, then either', () => {
+  const files: Record<string, Array<{ text: string }>> = {};
+  for (let f = 0; f < 700; f++) {
+    files[`part${f}.md`] = Array.from({ length: 30 }, (_, c) => ({ text: `${f % 2 === 0 ? 'alpha' : 'beta'} note ${f} ${c}` }));
+  }
+  files['both.md'] = [{ text: 'alpha and beta together' }];
+  const store = storeWith(files);
+  assert.ok(store.size > 20_000);
+  const sampled: string[] = [];
+  const matchSample = store.matchSample.bind(store);
+  store.matchSample = (table, expression, ...rest) => {
+    if (table === 'porter') sampled.push(expression);
+    return matchSample(table, expression, ...rest);
+  };
+  const { results } = search(contextFor(store), 'alpha beta', { stages: { feedback: false } });
+  assert.equal(results[0]?.path, 'both.md');
+  // The conjunction holds one chunk, fewer than a list wants; the conjunction of each word's rarest
+  // phrase is the same expression, so the next sample is of either word.
+  assert.deepEqual(sampled, ['"alpha" AND "beta"', '"alpha" OR "beta"']);
+  store.close();
+});
+
 test('a last word still being typed is matched by the Porter list as a prefix', () => {
   const store = storeWith({
     'lock.c': [{ title: 'take_lock', text: 'spin_lock_irqsave(&dev->lock, flags); counter++;' }],
