@@ -153,12 +153,10 @@ test("the bulk writer's thread writes through a connection of its own, at a lowe
   const store = new IndexStore(path.join(tempDir(), 'index.db'));
   const writer = new ThreadWriter(store);
   try {
-    const changes = store.changeCount;
     await writer.write(oneFileBatch('a.txt', 'written beside the searches'));
     if (process.platform === 'linux') assert.ok(niceOfThreads().includes(10), `nice values: ${niceOfThreads().join(' ')}`);
     assert.equal(store.file('a.txt')?.hash, 'hash of a.txt');
     assert.equal(store.size, 1, 'the chunk count takes the batch in');
-    assert.ok(store.changeCount > changes, 'a search can tell that the index moved');
     assert.deepEqual(
       store.match('porter', '"beside"', 10, 1).map((row) => store.chunk(row.id)?.path),
       ['a.txt'],

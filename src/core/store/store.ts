@@ -163,8 +163,6 @@ export class IndexStore {
    */
   private readonly matchCounts = new Map<string, number>();
   private wordCounts: { counts: ReadonlyArray<readonly [string, number]>; byWord: Map<string, number> } | undefined;
-  /** Counts this connection's changes to what files hold, so a reader can tell whether the index moved under it. */
-  private changes = 0;
   /** Chunks this connection deleted since it last forgot the words no chunk holds (see `tidyAfterSync`). */
   private chunksDeleted = 0;
   /** Where the pass forgetting unused words goes on (the last word it compared), while one is due. */
@@ -297,7 +295,6 @@ export class IndexStore {
     if (files.length === 0) return;
     const s = this.statements;
     this.matchCounts.clear();
-    this.changes++;
     this.transaction(() => {
       const existing = files.map((file) => s.fileByPath.get(file.record.path) as CatalogEntry | undefined);
       this.deleteChunks(existing.flatMap((entry) => (entry ? [entry.id] : [])));
@@ -357,7 +354,6 @@ export class IndexStore {
    */
   absorb(tally: WriteTally): void {
     this.matchCounts.clear();
-    this.changes++;
     this.chunkCount += tally.chunks;
     this.chunksDeleted += tally.chunksDeleted;
     this.chunksRewritten += tally.chunksRewritten;
@@ -367,7 +363,6 @@ export class IndexStore {
   removeFile(path: string): boolean {
     const s = this.statements;
     this.matchCounts.clear();
-    this.changes++;
     return this.transaction(() => {
       const existing = s.fileByPath.get(path) as CatalogEntry | undefined;
       if (!existing) return false;
@@ -437,11 +432,6 @@ export class IndexStore {
     const sql = `SELECT id, bm25 FROM (SELECT rowid AS id, bm25(${fts.name}, ?, ${fts.weights}) AS bm25 FROM ${fts.name}
       WHERE ${fts.name} MATCH ? ORDER BY rowid LIMIT ?) ORDER BY bm25 LIMIT ?`;
     return this.cached(sql).all(titleColumnWeight, expression, sample, limit) as ListRow[];
-  }
-
-  /** Changes whenever this connection replaces or removes a file's content. */
-  get changeCount(): number {
-    return this.changes;
   }
 
   /** How many chunks the index holds (cheap; no table scan). */
