@@ -296,12 +296,12 @@ export class Vocabulary {
    * a lookup first needs them. Throws on a header it did not write or of an older format.
    */
   static fromStored(headerBytes: Uint8Array, readBucket: BucketReader): Vocabulary {
-    const words = viewAs(Uint32Array, headerBytes);
-    if (words.length < 4 || words[0] !== STORED_FORMAT) throw new Error('not a stored vocabulary of this format');
-    const [, size, alphabetLength, countsLength] = words as unknown as [number, number, number, number];
-    if (words.length !== 4 + alphabetLength + countsLength) throw new Error('truncated vocabulary header');
-    const alphabet = new Int32Array(words.buffer, words.byteOffset + 16, alphabetLength);
-    const targetCounts = new Int32Array(words.buffer, words.byteOffset + 16 + 4 * alphabetLength, countsLength);
+    const fields = viewAs(Uint32Array, headerBytes);
+    if (fields.length < 4 || fields[0] !== STORED_FORMAT) throw new Error('not a stored vocabulary of this format');
+    const [, size, alphabetLength, countsLength] = fields as unknown as [number, number, number, number];
+    if (fields.length !== 4 + alphabetLength + countsLength) throw new Error('truncated vocabulary header');
+    const alphabet = new Int32Array(fields.buffer, fields.byteOffset + 16, alphabetLength);
+    const targetCounts = new Int32Array(fields.buffer, fields.byteOffset + 16 + 4 * alphabetLength, countsLength);
     const vocabulary = Object.create(Vocabulary.prototype) as Vocabulary;
     return Object.assign(vocabulary, {
       size,

@@ -162,7 +162,8 @@ export class IndexStore {
    * process's writes leave them approximate, which is all their callers need.
    */
   private readonly matchCounts = new Map<string, number>();
-  private wordCounts: { counts: ReadonlyArray<readonly [string, number]>; byWord: Map<string, number> } | undefined;
+  /** The common words' chunk counts the last vocabulary build stored, commonest first (see `commonWordCounts`). */
+  private wordCounts: Map<string, number> | undefined;
   /** Chunks this connection deleted since it last forgot the words no chunk holds (see `tidyAfterSync`). */
   private chunksDeleted = 0;
   /** Where the pass forgetting unused words goes on (the last word it compared), while one is due. */
@@ -467,8 +468,7 @@ export class IndexStore {
   private chunksHoldingAtLeast(expression: string): number | undefined {
     const word = /^"([\p{L}\p{M}\p{N}]+)"$/u.exec(expression)?.[1];
     if (word === undefined) return undefined;
-    this.commonWordCounts();
-    return this.wordCounts!.byWord.get(word);
+    return this.storedWordCounts().get(word);
   }
 
   /**
@@ -533,18 +533,8 @@ export class IndexStore {
    * postings, the index's longest (struct, static, device: 200,000 to 900,000 chunks on the Linux
    * tree), and a first query reads them from the file.
    */
-  commonWordCounts(): ReadonlyArray<readonly [word: string, chunks: number]> {
-    if (!this.wordCounts) {
-      let stored: unknown;
-      try {
-        stored = JSON.parse(this.meta(WORD_COUNTS_META) ?? '[]');
-      } catch {
-        stored = [];
-      }
-      const counts = Array.isArray(stored) ? stored.filter(isWordCount) : [];
-      this.wordCounts = { counts, byWord: new Map(counts) };
-    }
-    return this.wordCounts.counts;
+  commonWordCounts(): Array<[word: string, chunks: number]> {
+    return [...this.storedWordCounts()];
   }
 
   saveCommonWordCounts(counts: ReadonlyArray<readonly [word: string, chunks: number]>): void {
@@ -552,7 +542,20 @@ export class IndexStore {
       this.setMeta(WORD_COUNTS_META, JSON.stringify(counts));
       this.db.prepare('DELETE FROM meta WHERE key = ?').run(OLD_COMMON_WORDS_META);
     });
-    this.wordCounts = { counts, byWord: new Map(counts) };
+    this.wordCounts = new Map(counts);
+  }
+
+  private storedWordCounts(): Map<string, number> {
+    if (!this.wordCounts) {
+      let stored: unknown;
+      try {
+        stored = JSON.parse(this.meta(WORD_COUNTS_META) ?? '[]');
+      } catch {
+        stored = [];
+      }
+      this.wordCounts = new Map(Array.isArray(stored) ? stored.filter(isWordCount) : []);
+    }
+    return this.wordCounts;
   }
 
   /** Reads a word's Porter postings once, which leaves their pages in this connection's cache. */
