@@ -19,8 +19,8 @@
 // Every search's latency runs from when the person asked (the end of their pause), not from when
 // the thread got round to it: a search that waits for a batch being written counts the wait.
 //
-// It runs under the V8 flags the extension's engine worker and the CLI run under (`npm run` passes
-// them; src/worker/client.ts says why), so its peak memory is what a user's indexing costs.
+// It runs under the V8 flags and environment the extension's engine worker and the CLI run under
+// (src/core/engine-process.ts says why each one), so its peak memory is what a user's indexing costs.
 //
 // Writes bench/out/first-minute/ and docs/benchmarks/first-minute.json.
 
@@ -30,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { IndexKeeper } from '../src/core/index-keeper.ts';
 import { IndexStore } from '../src/core/store/store.ts';
+import { runAsEngine } from './lib/engine-run.ts';
 import { linuxTree, peakRssMb, percentileOf as pct } from './lib/corpora.ts';
 
 const { values } = parseArgs({
@@ -251,4 +252,4 @@ async function runMassChange(
   return { seconds: (performance.now() - started) / 1000, latencies };
 }
 
-await main();
+await runAsEngine(main);

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { crawl, readTextFile } from '../src/core/crawl/index.ts';
+import { ENGINE_NODE_FLAGS, engineEnvironment } from '../src/core/engine-process.ts';
 import { Engine } from '../src/core/engine.ts';
 import { resolveIndexOptions } from '../src/core/options.ts';
 import { linuxTree } from './lib/linux-tree.ts';
@@ -40,8 +41,9 @@ async function main(): Promise<void> {
   console.log(`Corpus: ${dir}`);
   const runs = ['floor', 'ours'].map((engine) => {
     const dbFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), `bench-${engine}-`)), 'index.db');
-    // --liftoff-only and a 4 MB semi-space: how bin/fused-search.cjs runs the engine (see the comment there).
-    const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', engine, dir, dbFile], {
+    // How the CLI and the extension run the engine (src/core/engine-process.ts).
+    const result = spawnSync(process.execPath, ['--expose-gc', ...ENGINE_NODE_FLAGS, process.argv[1]!, '--child', engine, dir, dbFile], {
+      env: engineEnvironment(),
       encoding: 'utf8',
       maxBuffer: 1 << 26,
       stdio: ['ignore', 'pipe', 'inherit'],

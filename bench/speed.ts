@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readTextFile } from '../src/core/crawl/index.ts';
+import { ENGINE_NODE_FLAGS, engineEnvironment } from '../src/core/engine-process.ts';
 import { Engine } from '../src/core/engine.ts';
 import { resolveIndexOptions } from '../src/core/options.ts';
 import {
@@ -307,9 +308,10 @@ function ripgrepQueries(corpus: Corpus, dir: string, rounds: number): QueryRun {
 // ---------------------------------------------------------------------------------- parent
 
 function spawnChild(args: string[]): unknown {
-  // --liftoff-only and a 4 MB semi-space are how bin/fused-search.cjs runs our engine (see there);
-  // the peers use no wasm, and their runs get the same flags.
-  const result = spawnSync(process.execPath, ['--expose-gc', '--liftoff-only', '--max-semi-space-size=4', process.argv[1]!, '--child', ...args], {
+  // How the CLI and the extension run our engine (src/core/engine-process.ts); the peers' runs get
+  // the same settings.
+  const result = spawnSync(process.execPath, ['--expose-gc', ...ENGINE_NODE_FLAGS, process.argv[1]!, '--child', ...args], {
+    env: engineEnvironment(),
     encoding: 'utf8',
     maxBuffer: 1 << 26,
     stdio: ['ignore', 'pipe', 'inherit'],

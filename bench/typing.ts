@@ -14,12 +14,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ENGINE_NODE_FLAGS, engineEnvironment } from '../src/core/engine-process.ts';
 import { IndexKeeper } from '../src/core/index-keeper.ts';
 import { UserActivity } from '../src/core/user-activity.ts';
 import { linuxTree, percentileOf as pct } from './lib/corpora.ts';
 
-/** The flags the extension's worker runs under (src/worker/client.ts). */
-const ENGINE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
 const KEYSTROKE_MS = 100;
 const FRAME_MS = 25;
 const FRAME_WORK_MS = 4;
@@ -106,8 +105,9 @@ async function withProbe<T>(work: () => Promise<T>): Promise<{ result: T; latene
 async function indexRun(root: string, typing: boolean): Promise<IndexRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fused-typing-bench-'));
   const mode = typing ? 'typing' : 'quiet';
-  const child = spawn(process.execPath, [...ENGINE_FLAGS, process.argv[1]!, '--child', mode, '--root', root, '--db', path.join(dir, 'index.db')], {
+  const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, process.argv[1]!, '--child', mode, '--root', root, '--db', path.join(dir, 'index.db')], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: engineEnvironment(),
   });
   const { status, stdout, stderr } = await finished(child);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // The CLI is bundled to dist/cli.cjs by `npm run build` (run by `npm test` and before packing).
 //
-// It runs under `--liftoff-only`: V8's optimising tier recompiles the tree-sitter grammars' huge
-// parse functions as they get hot, which took the peak memory of an index run from about 190 MB
-// to 730 MB without parsing any faster. And with `--max-semi-space-size=4`: left to V8, the
-// indexing thread's young generation grows past 100 MB on a big tree (the Linux tree's
-// drivers/net/ethernet peaked at 452 MB, with the flag at 337 MB, at the same CPU time). Such flags
-// only work from the command line, so the launcher starts Node again with them.
+// It runs under the engine's V8 flags and with glibc's malloc held to two arenas, as the
+// extension's engine worker does: src/core/engine-process.ts says why each one, and this launcher
+// keeps a copy of both, since it runs before any bundle. Without them the peak memory of indexing a
+// big tree doubles. Such settings only work from the start of a process, so the launcher starts
+// Node again with them.
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -30,11 +29,12 @@ if (at >= 0 && have[at] < want[at]) {
 }
 
 const cli = path.join(__dirname, '..', 'dist', 'cli.cjs');
-const NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
+const NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4', '--heap-growing-percent=50'];
 if (NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) {
   require(cli);
 } else {
-  const child = spawnSync(process.execPath, [...NODE_FLAGS, cli, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const env = { MALLOC_ARENA_MAX: '2', ...process.env };
+  const child = spawnSync(process.execPath, [...NODE_FLAGS, cli, ...process.argv.slice(2)], { stdio: 'inherit', env });
   if (child.signal) process.kill(process.pid, child.signal);
   process.exitCode = child.status ?? 1;
 }

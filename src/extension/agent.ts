@@ -7,6 +7,7 @@
 
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { ENGINE_NODE_FLAGS, engineEnvironment } from '../core/engine-process.ts';
 import { filtersFor, type SearchOptionsInput } from '../core/options.ts';
 import type { EngineClient } from '../worker/client.ts';
 import { parseToolInput, type ToolInput } from './agent-input.ts';
@@ -96,9 +97,11 @@ export function mcpServerSpecs(index: IndexController, cli: string): McpServerSp
     label: multi ? `Fused Search (${folder.name})` : 'Fused Search',
     // process.execPath is the extension host's Node, the one better-sqlite3's binary was loaded by;
     // in Electron it is the editor binary, which ELECTRON_RUN_AS_NODE makes behave as plain Node.
+    // It runs the engine, and takes over keeping the index when the extension lets go of it: the
+    // engine's process settings, as the CLI launcher gives them.
     command: process.execPath,
-    args: [cli, 'mcp', '--db', folder.dbFile],
-    env: { ELECTRON_RUN_AS_NODE: '1' },
+    args: [...ENGINE_NODE_FLAGS, cli, 'mcp', '--db', folder.dbFile],
+    env: { ELECTRON_RUN_AS_NODE: '1', MALLOC_ARENA_MAX: engineEnvironment().MALLOC_ARENA_MAX },
     cwd: folder.root,
   }));
 }

@@ -5,6 +5,7 @@
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
+import { ENGINE_NODE_FLAGS, engineEnvironment } from '../core/engine-process.ts';
 import type { ErrorCode, FolderSpec, FromWorker, RequestBody, RequestResult, RequestType, ToWorker, WorkerEvent } from '../protocol/worker.ts';
 import { RestartBackoff } from './backoff.ts';
 
@@ -39,15 +40,6 @@ class Emitter<T> {
 
 const STOPPED = { ok: false, error: { code: 'cancelled', message: 'the engine stopped' } } as const;
 
-/**
- * The engine worker is a Node process of its own rather than a thread of the host, for these flags:
- * V8 flags hold for a whole process, and the extension host is shared with every other extension.
- * They are the CLI launcher's (bin/fused-search.cjs says why each one): without them V8's optimising
- * tier recompiles tree-sitter's huge parse functions as they get hot, one compile holding hundreds of
- * megabytes, which doubles the peak memory of indexing a big tree. A process of its own also means
- * that an engine killed for its memory takes nothing of the host's with it.
- */
-const ENGINE_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
 /** How long a worker asked to stop may take to close its databases before it is killed. */
 const EXIT_GRACE_MS = 5_000;
 
@@ -92,12 +84,16 @@ export class EngineClient implements Subscription {
 
   private start(): ChildProcess {
     if (this.worker) return this.worker;
+    // A Node process of its own rather than a thread of the host, for the flags and environment of
+    // engine-process.ts: they hold for a whole process, and the extension host is shared with every
+    // other extension. Without them the peak memory of indexing a big tree doubles. A process of its
+    // own also means that an engine killed for its memory takes nothing of the host's with it.
     const worker = fork(this.workerFile, [], {
-      execArgv: ENGINE_NODE_FLAGS,
+      execArgv: [...ENGINE_NODE_FLAGS],
       // Structured clone, as between threads: typed arrays and Maps arrive as they were sent.
       serialization: 'advanced',
       // In VS Code's extension host process.execPath is Electron's binary; this makes it plain Node.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...engineEnvironment(), ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.startedAt = Date.now();

@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
+import { ENGINE_NODE_FLAGS } from '../../src/core/engine-process.ts';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
 
 /** The tool's answer as the model reads it: its text parts joined. */
@@ -107,6 +108,10 @@ suite('the MCP server the extension offers VS Code', () => {
     assert.deepEqual(specs.map((s) => s.label).sort(), ['Fused Search (app)', 'Fused Search (notes)']);
     const app = specs.find((s) => s.label === 'Fused Search (app)');
     assert.ok(app);
+    // It runs the engine as the CLI launcher and the extension's worker do: were VS Code's Node to
+    // refuse a flag, the server would not start.
+    assert.deepEqual(app.args.slice(0, ENGINE_NODE_FLAGS.length), [...ENGINE_NODE_FLAGS]);
+    assert.equal(app.env.MALLOC_ARENA_MAX, process.env.MALLOC_ARENA_MAX ?? '2');
     // Started the way VS Code starts it: the definition's command, arguments and environment.
     const transport = new StdioClientTransport({
       command: app.command,
