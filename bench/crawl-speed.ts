@@ -7,6 +7,7 @@
 // package (`/*` with `!/debian/`): pass its subfolders, e.g. /tmp/linux-6.1/*/.
 // Wall-clock time depends on whatever else the machine runs; CPU time is printed beside it.
 
+import path from 'node:path';
 import { crawl, readTextFile, type CrawlOptions } from '../src/core/crawl/index.ts';
 import type { FileStat } from '../src/core/types.ts';
 import { DEFAULT_INDEX_OPTIONS } from '../src/core/options.ts';
@@ -28,14 +29,14 @@ if (roots.length === 0 || !(runs > 0)) {
 
 const options: CrawlOptions = { include: [], exclude: [], maxFileBytes: DEFAULT_INDEX_OPTIONS.maxFileBytes };
 
-let files: FileStat[] = [];
+let files: Array<FileStat & { absPath: string }> = [];
 for (let run = 1; run <= runs; run++) {
   files = [];
   const skips: Record<string, number> = {};
   const measure = startMeasure();
   for (const root of roots) {
     for await (const entry of crawl(root, options)) {
-      if (entry.type === 'file') files.push(entry.file);
+      if (entry.type === 'file') files.push({ ...entry.file, absPath: path.join(root, entry.file.relPath) });
       else skips[entry.reason] = (skips[entry.reason] ?? 0) + 1;
     }
   }
@@ -53,7 +54,7 @@ if (read) {
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
-      const file = files[next++] as FileStat;
+      const file = files[next++]!;
       const result = await readTextFile(file.absPath, options.maxFileBytes);
       if (result.ok) bytes += file.size;
       else reasons[result.reason] = (reasons[result.reason] ?? 0) + 1;

@@ -115,7 +115,7 @@ async function floor(dir: string, dbFile: string): Promise<Run> {
   const started = performance.now();
   const files = [];
   for await (const entry of crawl(dir, { include: [], exclude: ['.fused-search/'], maxFileBytes: options.maxFileBytes })) {
-    if (entry.type === 'file') files.push(entry.file);
+    if (entry.type === 'file') files.push(entry.file.relPath);
   }
   const db = new Database(dbFile);
   db.pragma('journal_mode = WAL');
@@ -129,14 +129,14 @@ async function floor(dir: string, dbFile: string): Promise<Run> {
   const tenthEnds: number[] = [];
   db.exec('BEGIN');
   for (let i = 0; i < files.length; i++) {
-    const read = await readTextFile(files[i]!.absPath, options.maxFileBytes);
+    const read = await readTextFile(path.join(dir, files[i]!), options.maxFileBytes);
     if (read.ok) {
       textBytes += Buffer.byteLength(read.text);
       const lines = read.text.split('\n');
       for (let at = 0; at < lines.length; at += 50) {
         const text = lines.slice(at, at + 50).join('\n');
-        insertPorter.run(files[i]!.relPath, text);
-        insertTrigram.run(files[i]!.relPath, text);
+        insertPorter.run(files[i]!, text);
+        insertTrigram.run(files[i]!, text);
         chunks++;
       }
     }

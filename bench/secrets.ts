@@ -162,7 +162,7 @@ async function falsePositives(name: string, root: string): Promise<void> {
   for await (const entry of crawl(root, { include: [], exclude: [`${INDEX_DIR}/`], maxFileBytes: options.maxFileBytes })) {
     if (entry.type === 'skip' && entry.reason === 'secret') keptOut.push(entry.relPath);
     if (entry.type !== 'file') continue;
-    const read = await readTextFile(entry.file.absPath, options.maxFileBytes);
+    const read = await readTextFile(path.join(root, entry.file.relPath), options.maxFileBytes);
     if (!read.ok) continue;
     files++;
     if (read.text.length >= 8192 && pieces.length < 1000 && files % 7 === 0) pieces.push(read.text.slice(0, 8192));

@@ -71,8 +71,9 @@ export async function textFiles(dir: string): Promise<CorpusFile[]> {
   const files: CorpusFile[] = [];
   for await (const entry of crawl(dir, { include: [], exclude: ['.fused-search/'], maxFileBytes })) {
     if (entry.type !== 'file') continue;
-    const read = await readTextFile(entry.file.absPath, maxFileBytes);
-    if (read.ok) files.push({ relPath: entry.file.relPath, absPath: entry.file.absPath, bytes: Buffer.byteLength(read.text) });
+    const absPath = path.join(dir, entry.file.relPath);
+    const read = await readTextFile(absPath, maxFileBytes);
+    if (read.ok) files.push({ relPath: entry.file.relPath, absPath, bytes: Buffer.byteLength(read.text) });
   }
   return files;
 }

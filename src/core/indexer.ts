@@ -284,7 +284,12 @@ export class Indexer {
         const knownHash = catalog.get(file.relPath)?.hash;
         queued.set(
           next++,
-          preparer.prepare({ absPath: file.absPath, relPath: file.relPath, maxFileBytes: this.options.maxFileBytes, ...(knownHash ? { knownHash } : {}) }),
+          preparer.prepare({
+            absPath: path.join(this.root, file.relPath),
+            relPath: file.relPath,
+            maxFileBytes: this.options.maxFileBytes,
+            ...(knownHash ? { knownHash } : {}),
+          }),
         );
         queuedBytes += file.size;
       }
@@ -388,10 +393,15 @@ export class Indexer {
         return { skipped: verdict.reason };
       };
     }
-    const { absPath, size, mtimeMs } = verdict.file;
+    const { size, mtimeMs } = verdict.file;
     const known = this.store.file(normalized);
     if (known && known.size === size && known.mtimeMs === mtimeMs) return () => 'unchanged';
-    const job = { absPath, relPath: normalized, maxFileBytes: this.options.maxFileBytes, ...(known ? { knownHash: known.hash } : {}) };
+    const job = {
+      absPath: path.join(this.root, normalized),
+      relPath: normalized,
+      maxFileBytes: this.options.maxFileBytes,
+      ...(known ? { knownHash: known.hash } : {}),
+    };
     const prepared = await prepareFile(await this.loadChunker(), job);
     if (prepared.status === 'skipped') {
       return () => {
@@ -430,7 +440,7 @@ export class Indexer {
       return { kind: 'kept-out', reason: 'secret' };
     }
     if (stat.size > this.options.maxFileBytes) return { kind: 'kept-out', reason: 'too-large' };
-    return { kind: 'file', file: { relPath: normalized, absPath, size: stat.size, mtimeMs: stat.mtimeMs } };
+    return { kind: 'file', file: { relPath: normalized, size: stat.size, mtimeMs: stat.mtimeMs } };
   }
 
   /**

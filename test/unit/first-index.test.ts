@@ -281,9 +281,8 @@ function listFiles(root: string): FileStat[] {
   for (const dir of fs.readdirSync(root).sort()) {
     if (dir === '.git') continue;
     for (const name of fs.readdirSync(path.join(root, dir)).sort()) {
-      const absPath = path.join(root, dir, name);
-      const stat = fs.statSync(absPath);
-      out.push({ relPath: `${dir}/${name}`, absPath, size: stat.size, mtimeMs: stat.mtimeMs });
+      const stat = fs.statSync(path.join(root, dir, name));
+      out.push({ relPath: `${dir}/${name}`, size: stat.size, mtimeMs: stat.mtimeMs });
     }
   }
   return out;

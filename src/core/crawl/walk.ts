@@ -226,7 +226,7 @@ class Walk {
   async #fileEntry(relPath: string, absPath: string, stats: fs.Stats, targetRelPath?: string): Promise<CrawlEntry> {
     if (!this.#indexSecretFiles && (await isSecretFile(relPath, absPath, targetRelPath))) return skip(relPath, 'secret');
     if (stats.size > this.#maxFileBytes) return skip(relPath, 'too-large');
-    return { type: 'file', file: { relPath, absPath, size: stats.size, mtimeMs: stats.mtimeMs } };
+    return { type: 'file', file: { relPath, size: stats.size, mtimeMs: stats.mtimeMs } };
   }
 }
 

@@ -5,7 +5,7 @@
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
 import { isBusy, openDatabase, type Db } from './database.ts';
-import { chunkWords, type ChunkWords } from './words.ts';
+import { chunkWords, vocabularyWords, type ChunkWords } from './words.ts';
 
 export interface FileRecord {
   path: string;
@@ -320,7 +320,7 @@ export class IndexStore {
       if (rows.length > 0) s.insertChunkLengths.run(JSON.stringify(rows.map((row) => [row.id, row.words.trigramCount])));
       for (const row of rows) s.insertPorter.run(row.id, row.title, row.text, row.words.humps);
       for (const row of rows) s.insertChunkWords.run(row.id, row.title, row.words.distinct);
-      for (const row of rows) s.insertWords.run(row.id, row.words.vocabulary);
+      for (const row of rows) s.insertWords.run(row.id, vocabularyWords(row.words));
       const seen = new Set<string>();
       for (const row of rows) for (const word of row.words.distinct.split('\n')) if (word) seen.add(word);
       if (seen.size > 0) s.addSeenWords.run(JSON.stringify([...seen]));
@@ -384,7 +384,7 @@ export class IndexStore {
     this.chunksRewritten += rows.length;
     for (const row of rows) s.deletePorter.run(row.id, row.title, row.text, row.words.humps);
     for (const row of rows) s.deleteChunkWords.run(row.id, row.title, row.words.distinct);
-    for (const row of rows) s.deleteWords.run(row.id, row.words.vocabulary);
+    for (const row of rows) s.deleteWords.run(row.id, vocabularyWords(row.words));
     if (fileIds.length > 0) s.deleteChunks.run(JSON.stringify(fileIds));
   }
 
