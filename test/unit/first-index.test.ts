@@ -53,7 +53,7 @@ test('a search during a first index answers from the files indexed so far and sa
   let during: Promise<Awaited<ReturnType<IndexKeeper['search']>>> | undefined;
   await keeper.sync({
     onProgress: (progress) => {
-      // The first batch (256 files) is written by now; the rest is still to come.
+      // The first batches (128 files each) are written by now; the rest is still to come.
       if (progress.phase === 'indexing' && progress.filesDone >= 300 && !during) during = keeper.search('common', { limit: 100 });
     },
   });
