@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The CLI is bundled to dist/cli.cjs by `npm run build` (run by `npm test` and before packing).
 //
-// It runs under the engine's V8 flags and with glibc's malloc held to two arenas, as the
-// extension's engine worker does: src/core/engine-process.ts says why each one, and this launcher
-// keeps a copy of both, since it runs before any bundle. Without them the peak memory of indexing a
+// It runs under the engine's V8 flags and malloc settings, as the extension's engine worker does:
+// src/core/engine-process.ts says why each one, and this launcher keeps a copy of them, since it
+// runs before any bundle. Without them the peak memory of indexing a
 // big tree doubles. Such settings only work from the start of a process, so the launcher starts
 // Node again with them.
 const path = require('node:path');
@@ -33,7 +33,7 @@ const NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4', '--heap-growing
 if (NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) {
   require(cli);
 } else {
-  const env = { MALLOC_ARENA_MAX: '2', ...process.env };
+  const env = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', ...process.env };
   const child = spawnSync(process.execPath, [...NODE_FLAGS, cli, ...process.argv.slice(2)], { stdio: 'inherit', env });
   if (child.signal) process.kill(process.pid, child.signal);
   process.exitCode = child.status ?? 1;

@@ -7,7 +7,7 @@
 
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { ENGINE_NODE_FLAGS, engineEnvironment } from '../core/engine-process.ts';
+import { ENGINE_NODE_FLAGS, mallocSettings } from '../core/engine-process.ts';
 import { filtersFor, type SearchOptionsInput } from '../core/options.ts';
 import type { EngineClient } from '../worker/client.ts';
 import { parseToolInput, type ToolInput } from './agent-input.ts';
@@ -101,7 +101,7 @@ export function mcpServerSpecs(index: IndexController, cli: string): McpServerSp
     // engine's process settings, as the CLI launcher gives them.
     command: process.execPath,
     args: [...ENGINE_NODE_FLAGS, cli, 'mcp', '--db', folder.dbFile],
-    env: { ELECTRON_RUN_AS_NODE: '1', MALLOC_ARENA_MAX: engineEnvironment().MALLOC_ARENA_MAX },
+    env: { ELECTRON_RUN_AS_NODE: '1', ...mallocSettings() },
     cwd: folder.root,
   }));
 }

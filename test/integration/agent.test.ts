@@ -112,6 +112,7 @@ suite('the MCP server the extension offers VS Code', () => {
     // refuse a flag, the server would not start.
     assert.deepEqual(app.args.slice(0, ENGINE_NODE_FLAGS.length), [...ENGINE_NODE_FLAGS]);
     assert.equal(app.env.MALLOC_ARENA_MAX, process.env.MALLOC_ARENA_MAX ?? '2');
+    assert.equal(app.env.MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072');
     // Started the way VS Code starts it: the definition's command, arguments and environment.
     const transport = new StdioClientTransport({
       command: app.command,

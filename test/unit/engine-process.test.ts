@@ -48,7 +48,7 @@ async function eventually<T>(probe: () => T | undefined, ms: number): Promise<T 
 }
 
 test(
-  "the extension's engine worker runs under the engine's V8 flags, with malloc held to two arenas unless the user chose otherwise",
+  "the extension's engine worker runs under the engine's V8 flags and malloc settings, unless the user chose other malloc settings",
   { skip: onLinux },
   async () => {
     const client = new EngineClient(WORKER, { info() {}, warn() {}, error() {} });
@@ -58,6 +58,7 @@ test(
     const worker = startedWith(client.workerPid!);
     assert.deepEqual(worker.flags, [...ENGINE_NODE_FLAGS]);
     assert.equal(worker.env.get('MALLOC_ARENA_MAX'), process.env.MALLOC_ARENA_MAX ?? '2');
+    assert.equal(worker.env.get('MALLOC_MMAP_THRESHOLD_'), process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072');
     assert.equal(worker.env.get('ELECTRON_RUN_AS_NODE'), '1');
   },
 );
@@ -70,6 +71,7 @@ for (const [userSetting, expected] of [
     const folder = tempDir('fused-engine-process-');
     const env = { ...process.env };
     delete env.MALLOC_ARENA_MAX;
+    delete env.MALLOC_MMAP_THRESHOLD_;
     if (userSetting) env.MALLOC_ARENA_MAX = userSetting;
     // The MCP server stays up while its stdin is open, long enough to be looked at.
     const launcher = spawn(process.execPath, [LAUNCHER, 'mcp', '--db', path.join(folder, 'index.db')], {
@@ -87,5 +89,6 @@ for (const [userSetting, expected] of [
     const cli = startedWith(childPid);
     assert.deepEqual(cli.flags, [...ENGINE_NODE_FLAGS], 'the launcher keeps the same flags as src/core/engine-process.ts');
     assert.equal(cli.env.get('MALLOC_ARENA_MAX'), expected);
+    assert.equal(cli.env.get('MALLOC_MMAP_THRESHOLD_'), '131072', 'the launcher keeps the same malloc settings as src/core/engine-process.ts');
   });
 }
