@@ -3,9 +3,8 @@
 //
 // It runs under the engine's V8 flags and malloc settings, as the extension's engine worker does:
 // src/core/engine-process.ts says why each one, and this launcher keeps a copy of them, since it
-// runs before any bundle. Without them the peak memory of indexing a
-// big tree doubles. Such settings only work from the start of a process, so the launcher starts
-// Node again with them.
+// runs before any bundle. Without them the peak memory of indexing a big tree doubles. Such
+// settings only work from the start of a process, so the launcher starts Node again with them.
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
