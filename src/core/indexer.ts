@@ -91,7 +91,7 @@ export type UpdateOutcome = 'indexed' | 'unchanged' | 'removed' | 'ignored' | { 
  * Files written per transaction (touched ones included): big enough to amortise commits, small
  * enough to keep memory flat, since a sync holds several batches at once (see POOL_AHEAD). The
  * Linux tree's first index peaked at 368 / 371 MB with 128 files against 413–416 MB with 256, for
- * the same CPU time; with 64, at 351 MB for 8% more CPU time and 11% more wall time.
+ * the same CPU time; with 64, at 351 MB for 8–10% more CPU time and 11–15% more wall time.
  */
 const BATCH_FILES = 128;
 const BATCH_BYTES = 8 * 1024 * 1024;
