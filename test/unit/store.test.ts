@@ -60,6 +60,11 @@ test('replacing several files at once stores what replacing them one by one stor
   assert.deepEqual(porterPostings(together.db), porterPostings(oneByOne.db));
   assert.equal(together.match('porter', '"fruit"', 10, 1).length, 3, "the Porter index holds each chunk's humps, and no replaced one's");
   assert.deepEqual(together.vocabulary(), oneByOne.vocabulary());
+  // The vocabulary knows the humps of the chunks the index holds (the fuzzy retry never "corrects"
+  // them), and forgets those of a replaced chunk: each is deleted with the list it was written with.
+  const { words, docFreq } = together.vocabulary();
+  const chunksHolding = (word: string) => docFreq[words.indexOf(word)] ?? 0;
+  assert.deepEqual(['papaya', 'plum', 'kiwi', 'fruit', 'lemon'].map(chunksHolding), [1, 1, 1, 3, 0]);
   for (const word of ['"kiwifruit"', '"lemontree"', '"papayafruit"', '"plumtree"']) {
     assert.deepEqual(together.match('trigram', word, 10, 1), oneByOne.match('trigram', word, 10, 1), word);
   }
