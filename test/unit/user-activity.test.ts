@@ -22,6 +22,12 @@ after(async () => {
 });
 
 /** A folder of `files` one-line files, `fN.txt`, each with its own word `wordNq`. */
+/**
+ * Files in a folder whose sync must rest: enough that it works well past the 200 ms a rest waits
+ * for (MIN_WORK_MS in user-activity.ts). 1,500 took as little as 170 ms of work, and never rested.
+ */
+const SYNC_FILES = 4000;
+
 function folderOf(files: number): string {
   const root = tempDir('fused-typing-');
   for (let i = 0; i < files; i++) fs.writeFileSync(path.join(root, `f${i}.txt`), `word${i}q shared text\n`);
@@ -91,7 +97,7 @@ test('short steps go on until they add up to a span worth a rest, and work done 
 });
 
 test('a first index rests between batches while the user types, says so, and still indexes every file', async () => {
-  const files = 1500;
+  const files = SYNC_FILES;
   const root = folderOf(files);
   const activity = new UserActivity();
   const keeper = await IndexKeeper.open({
@@ -126,9 +132,7 @@ test('a first index rests between batches while the user types, says so, and sti
 });
 
 test("the extension's worker hears the user typing and rests its sync", async () => {
-  // Enough files that the sync works well past the 200 ms a rest waits for (MIN_WORK_MS in
-  // user-activity.ts): 1,500 took as little as 170 ms of work here, and then never rested.
-  const files = 4000;
+  const files = SYNC_FILES;
   const root = folderOf(files);
   const folder = 'file:///typing';
   const index = { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096, prepareThreads: 0 };
