@@ -25,11 +25,11 @@ export const ENGINE_NODE_FLAGS: readonly string[] = ['--liftoff-only', '--max-se
  *   compilers) otherwise gets arenas of its own, and memory freed in one is not reused by another:
  *   50–140 MB more at the peak of the Linux tree's first index.
  * - `MALLOC_MMAP_THRESHOLD_=131072`: glibc's own starting threshold, held there. Left alone, each
- *   big block freed raises it to that block's size, so the next batch serialised for the writer's
- *   thread (megabytes) is carved from an arena that keeps it after it is freed. Held, blocks from
- *   128 KB up go back to the system when freed: the Linux tree's first index peaked at 368 / 371 MB
- *   against 392 MB (with batches of 256 files: 413–416 MB against 440–456 MB, three runs each),
- *   its CPU time within the runs' spread (330–373 s against 323–353 s).
+ *   big block freed raises it to that block's size, and later big blocks (a batch serialised for
+ *   the writer's thread is megabytes) are carved from an arena that keeps them after they are
+ *   freed. Held, blocks from 128 KB up go back to the system when freed: the Linux tree's first
+ *   index peaked at 368 / 371 MB against 392 MB (with batches of 256 files: 413–416 MB against
+ *   440–456 MB, three runs each), its CPU time within the runs' spread (330–373 s against 323–353 s).
  */
 export function mallocSettings(env: NodeJS.ProcessEnv = process.env): { MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string } {
   return { MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
