@@ -21,13 +21,13 @@ after(async () => {
   await client.stop();
 });
 
-/** A folder of `files` one-line files, `fN.txt`, each with its own word `wordNq`. */
 /**
  * Files in a folder whose sync must rest: enough that it works well past the 200 ms a rest waits
  * for (MIN_WORK_MS in user-activity.ts). 1,500 took as little as 170 ms of work, and never rested.
  */
 const SYNC_FILES = 4000;
 
+/** A folder of `files` one-line files, `fN.txt`, each with its own word `wordNq`. */
 function folderOf(files: number): string {
   const root = tempDir('fused-typing-');
   for (let i = 0; i < files; i++) fs.writeFileSync(path.join(root, `f${i}.txt`), `word${i}q shared text\n`);
