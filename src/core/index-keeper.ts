@@ -383,8 +383,8 @@ export class IndexKeeper {
 
   /**
    * What a long-running host starts at open without waiting for it, a turn later so the open
-   * itself returns first: the pages a first search reads (Engine.warmUpSteps, one per turn, so a
-   * search asked meanwhile waits for one step at most), then the vectors.
+   * itself returns first: the pages, vocabulary and code a first search needs (Engine.warmUpSteps,
+   * one per turn, so a search asked meanwhile waits for one step at most), then the vectors.
    */
   async prepareForSearches(): Promise<void> {
     const engine = this.engine;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Engine } from '../../src/core/engine.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
+import type { SearchResponse } from '../../src/core/types.ts';
 import { addFiles, storeWith, tempDir, type FileSpec } from './helpers/store.ts';
 
 /** `count` distinct made-up words: enough of them makes the vocabulary big enough to be kept. */
@@ -29,6 +30,17 @@ function countVocabularyReads(engine: Engine): () => number {
     return read();
   };
   return () => reads;
+}
+
+/** The word lengths whose stored vocabulary buckets the engine reads from now on. */
+function countBucketReads(engine: Engine): number[] {
+  const lengths: number[] = [];
+  const readBucket = engine.store.vocabularyBucket.bind(engine.store);
+  engine.store.vocabularyBucket = (builtAt, length) => {
+    lengths.push(length);
+    return readBucket(builtAt, length);
+  };
+  return lengths;
 }
 
 /** An index with over 100,000 distinct words in ten files, plus `smallFiles` files of two words. */
@@ -79,12 +91,7 @@ test('a process reads of the kept vocabulary only the word lengths its typo can 
   first.close();
 
   const second = await Engine.open({ dbFile });
-  const lengths: number[] = [];
-  const readBucket = second.store.vocabularyBucket.bind(second.store);
-  second.store.vocabularyBucket = (builtAt, length) => {
-    lengths.push(length);
-    return readBucket(builtAt, length);
-  };
+  const lengths = countBucketReads(second);
   assert.deepEqual(second.searchIndexed('kuberntes').corrections, [['kuberntes', 'kubernetes']]);
   assert.ok(lengths.includes(10) && lengths.every((length) => length >= 7 && length <= 11), `read lengths ${lengths.join(', ')}`);
   // A filler word is in one chunk: no correction target, but the index knows it.
@@ -149,7 +156,7 @@ test('an index made before the vocabulary was kept by word length gains the tabl
   engine.close();
 });
 
-test('a kept vocabulary remembers the commonest words, and a host opening the index reads their postings before anyone searches', async () => {
+test('a kept vocabulary remembers the commonest words, and a host opening the index reads their postings and the vocabulary, and searches once, before anyone searches', async () => {
   const dbFile = bigIndex(30);
   const first = await Engine.open({ dbFile });
   first.searchIndexed('kuberntes');
@@ -166,12 +173,28 @@ test('a kept vocabulary remembers the commonest words, and a host opening the in
   ]);
   const read: string[] = [];
   second.store.readPostings = (word) => void read.push(word);
+  const searched: SearchResponse[] = [];
+  const searchIndexed = second.searchIndexed.bind(second);
+  second.searchIndexed = (query, options) => {
+    const response = searchIndexed(query, options);
+    searched.push(response);
+    return response;
+  };
   for (const step of second.warmUpSteps()) step();
   assert.deepEqual(
     read,
     second.store.commonWordCounts().map(([word]) => word),
   );
   assert.equal(read.length, 24);
+  // A word, a question and a misspelling, which the fuzzy retry corrected.
+  assert.equal(searched.length, 3);
+  assert.ok(searched.every((response) => response.results.length > 0));
+  assert.equal(searched.filter((response) => response.corrections.length > 0).length, 1);
+
+  // The vocabulary was read whole: a first typo of any length reads none of it.
+  const lengths = countBucketReads(second);
+  assert.deepEqual(second.searchIndexed('smalll').corrections, [['smalll', 'small']]);
+  assert.deepEqual(lengths, []);
   second.close();
 });
 
