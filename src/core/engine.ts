@@ -104,8 +104,9 @@ function commonWordCounts(words: readonly string[], docFreq: readonly number[]):
  * the pipeline's code for the first time (unoptimised, its statements not yet prepared): a word, a
  * question (which takes the feedback list) and a word of six letters or more with one dropped
  * (the fuzzy retry). The least common of the commonest words cost least of those whose postings
- * the cache holds. On the Linux tree a host's first query took p50 / p95 23 / 59 ms with these
- * and the stored vocabulary read at open, against 31 / 71 ms without (48 first queries each).
+ * the cache holds. On the Linux tree a host's first query took p50 / p95 18–20 / 52–57 ms with
+ * these and the stored vocabulary read at open, against 33 / 64–65 ms without (bench:first-query,
+ * two runs of each, alternating).
  */
 function warmUpQueries(commonest: readonly string[]): string[] {
   if (commonest.length < 3) return [];
