@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ENGINE_NODE_FLAGS } from '../../src/core/engine-process.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import { tempDir } from './helpers/store.ts';
+import { eventually } from './helpers/eventually.ts';
 
 const LAUNCHER = fileURLToPath(new URL('../../bin/fused-search.cjs', import.meta.url));
 const WORKER = fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url));
@@ -37,14 +38,6 @@ function startedWith(pid: number): { flags: string[]; env: Map<string, string> }
     ),
     env: new Map(env),
   };
-}
-
-async function eventually<T>(probe: () => T | undefined, ms: number): Promise<T | undefined> {
-  for (const until = Date.now() + ms; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const value = probe();
-    if (value !== undefined) return value;
-  }
-  return probe();
 }
 
 test(

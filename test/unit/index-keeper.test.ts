@@ -13,6 +13,7 @@ import { isBusy } from '../../src/core/store/database.ts';
 import { IndexService } from '../../src/mcp/index-service.ts';
 import { startChild } from './helpers/fault.ts';
 import { tempDir } from './helpers/store.ts';
+import { eventually } from './helpers/eventually.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,15 +25,6 @@ after(async () => {
       .then(run)
       .catch(() => undefined);
 });
-
-async function eventually(check: () => Promise<boolean> | boolean, ms = 5000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
 
 function folderWith(files: Record<string, string>): string {
   const root = tempDir('fused-keeper-');

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { IndexService } from '../../src/mcp/index-service.ts';
 import { tempDir } from './helpers/store.ts';
+import { eventually } from './helpers/eventually.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -28,15 +29,6 @@ async function call(c: Client, name: string, args: Record<string, unknown>): Pro
   const result = (await c.callTool({ name, arguments: args })) as CallToolResult;
   const first = result.content[0];
   return { text: first?.type === 'text' ? first.text : '', isError: result.isError === true };
-}
-
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
 }
 
 before(async () => {

@@ -20,6 +20,7 @@ import type { FolderSpec, RequestBody, RequestResult, RequestType, WorkerEvent }
 import { EngineClient } from '../../src/worker/client.ts';
 import { startChild } from './helpers/fault.ts';
 import { tempDir } from './helpers/store.ts';
+import { eventually } from './helpers/eventually.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const WORKER = new URL('../../src/worker/worker.ts', import.meta.url);
@@ -35,15 +36,6 @@ function startWorker() {
     return result.value;
   };
   return { client, request, events };
-}
-
-async function eventually(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
 }
 
 /** Enough files that a first index takes several seconds here, long after a prompt stop would have ended it. */
