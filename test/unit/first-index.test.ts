@@ -16,6 +16,7 @@ import type { IndexProgress } from '../../src/core/indexer.ts';
 import { isBusy } from '../../src/core/store/database.ts';
 import type { FileStat } from '../../src/core/types.ts';
 import { tempDir } from './helpers/store.ts';
+import { eventually } from './helpers/eventually.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -311,8 +312,7 @@ test('after a first index the owner merges the segments it left while idle, answ
   assert.ok(porterSegments(dbFile) > 1, `the first index left ${porterSegments(dbFile)} segments`);
   const found = (await keeper.search('token7q common')).results.map((result) => result.path);
   assert.ok(found.length > 0);
-  const until = Date.now() + 30_000;
-  while (keeper.tidying && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => !keeper.tidying, 30_000);
   assert.equal(keeper.tidying, false, 'the pass ends while idle');
   assert.equal(porterSegments(dbFile), 1);
   assert.deepEqual(

@@ -30,6 +30,7 @@ import { startEmbeddingServer, type EmbeddingServer } from './helpers/embedding-
 import { expectedVector, writeOnnxModel } from './helpers/onnx-model.ts';
 import { random } from './helpers/random.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
+import { eventually } from './helpers/eventually.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/model2vec/', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -469,8 +470,7 @@ test('a model that fails when the index is built is asked again later, and the k
     assert.equal(keeper.stats().semantic?.embedded, 0);
     assert.match(keeper.stats().semantic?.problem ?? '', /refused the API key/);
     delete server.behaviour.apiKey;
-    const until = Date.now() + 10_000;
-    while (keeper.stats().semantic?.embedded !== keeper.stats().chunks && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => keeper.stats().semantic?.embedded === keeper.stats().chunks, 10_000);
     assert.equal(keeper.stats().semantic?.embedded, keeper.stats().chunks, 'embedded by a retry nobody asked for');
     assert.ok(
       logs.some((line) => /trying again in \d+ s/.test(line)),
