@@ -38,6 +38,25 @@ test('a typo next to a correctly spelled word is still corrected', () => {
   store.close();
 });
 
+test('a word the index never uses is not "corrected" into one that shares no chunk with the other words', () => {
+  const store = storeWith({
+    'did-you-mean.js': [{ title: 'didYouMean', text: 'Did you mean one of these commands? Suggestions are chosen by levenshtein distance.' }],
+    'path.js': [{ title: 'isType', text: 'isType(type) { return this.is(type) }' }],
+    'close.js': [{ title: 'isClose', text: 'const isClose = (a, b) => distance(a, b) < a.length * 0.4' }],
+  });
+  const context = contextFor(store);
+  const response = search(context, 'levenshtein distance mistyped');
+  assert.deepEqual(response.corrections, [], '`istype` is two edits from `mistyped` but never beside these words');
+  assert.ok(
+    response.results.every((r) => r.path !== 'path.js'),
+    'no chunk comes in through the discarded correction',
+  );
+  assert.equal(response.results[0]?.path, 'did-you-mean.js');
+  assert.deepEqual(search(context, 'mistyped').corrections, [['mistyped', 'istype']], 'alone, the closest word is still offered');
+  assert.deepEqual(search(context, 'levenshtein distnce').corrections, [['distnce', 'distance']], 'a typo of a word used beside the others is corrected');
+  store.close();
+});
+
 test('fuzzy mode "empty" only retries when nothing was found, and "off" never does', () => {
   const store = storeWith({
     'k8s.md': [{ text: 'kubernetes cluster' }],

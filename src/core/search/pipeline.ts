@@ -294,13 +294,16 @@ const CONTEXT_SAMPLE = 200;
 /**
  * Among equally close corrections, the one that shares the most chunks with the query's other
  * words: in "parse josn file", `json` beats the more frequent `join`. Without other words, or on
- * a tie, the most frequent candidate wins (candidates come sorted that way).
+ * a tie, the most frequent candidate wins (candidates come sorted that way). With other words, a
+ * candidate that shares no chunk with any of them is no correction: the typed word is most likely
+ * one the index never uses, not a typo (`mistyped` beside `levenshtein distance` is not `isType`),
+ * and the corrected query would add chunks that hold nothing else the query asked for.
  */
 function bestInContext(store: IndexStore, candidates: Correction[], otherPieces: string[]): string | undefined {
-  if (candidates.length <= 1 || otherPieces.length === 0) return candidates[0]?.to;
+  if (otherPieces.length === 0) return candidates[0]?.to;
   const others = otherPieces.map(quote).join(' OR ');
-  let best = candidates[0]!.to;
-  let bestCount = -1;
+  let best: string | undefined;
+  let bestCount = 0;
   for (const candidate of candidates) {
     const count = store.countMatches('porter', `${quote(candidate.to)} AND (${others})`, CONTEXT_SAMPLE);
     if (count > bestCount) {
