@@ -15,6 +15,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Request } from '../src/protocol/worker.ts';
 import { EngineClient, type Result } from '../src/worker/client.ts';
+import { KEYSTROKES } from './lib/queries.ts';
 
 const root = path.resolve(process.argv[2] ?? '/usr/lib/node_modules/npm');
 const scratch = mkdtempSync(path.join(tmpdir(), 'fused-bench-'));
@@ -124,12 +125,10 @@ for (const target of targets.filter((t) => existsSync(t))) await saves(target);
 
 // Per keystroke: every prefix of a few queries, as the quick pick sends them (round trip).
 const keystrokes: number[] = [];
-for (const query of ['install dependencies', 'package lock file', 'registry auth token', 'workspace config']) {
-  for (let n = 1; n <= query.length; n++) {
-    const t = performance.now();
-    await req({ type: 'search', query: query.slice(0, n), options: { limit: 10 } } as Omit<Request, 'id'>);
-    keystrokes.push(performance.now() - t);
-  }
+for (const prefix of KEYSTROKES) {
+  const t = performance.now();
+  await req({ type: 'search', query: prefix, options: { limit: 10 } } as Omit<Request, 'id'>);
+  keystrokes.push(performance.now() - t);
 }
 console.log(
   `per-keystroke query round trip (${keystrokes.length} queries): p50 ${pct(keystrokes, 50).toFixed(1)} ms, p95 ${pct(keystrokes, 95).toFixed(1)} ms`,

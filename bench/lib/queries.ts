@@ -21,3 +21,13 @@ export const LINUX_QUERIES: Query[] = [
   ...q('phrase', 'page fault', 'memory barrier', 'interrupt handler', 'reference count'),
   ...q('typo', 'schedular next task', 'interupt handler', 'alocate buffer', 'spinlok contention'),
 ];
+
+/**
+ * Queries typed into the quick pick, which searches at every keystroke: every prefix of each is a
+ * search (`i`, `in`, `ins`, … `install dependencies`). Mostly half-typed words, which only the
+ * trigram list's substrings can match.
+ */
+export const TYPED_QUERIES = ['install dependencies', 'package lock file', 'registry auth token', 'workspace config'];
+
+/** Every prefix of each typed query, in the order a person types them. */
+export const KEYSTROKES: string[] = TYPED_QUERIES.flatMap((query) => Array.from({ length: query.length }, (_, n) => query.slice(0, n + 1)));

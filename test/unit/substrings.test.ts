@@ -73,14 +73,15 @@ test('a chunk holding the word itself outranks one holding only a rarer word bui
 
 test('on an index too big to score whole, a substring held everywhere is ranked from a sample: a title holding it first, then the shortest chunks', () => {
   // 21,000 chunks hold one of 1,000 words ending in `galloc`: past the scoring budget, so the
-  // trigram list scores the first chunks in id order. Its table keeps no positions and FTS5 ranks
-  // every row of it 0, which would leave the sample in id order.
+  // trigram list scores a sample: the first chunks in id order that hold one of the substring's
+  // 128 shortest words (pg0galloc to pg127galloc), wherever they are in the index. Its table keeps
+  // no positions and FTS5 ranks every row of it 0, which would leave the sample in id order.
   const files: FileSpec = {};
   for (let f = 0; f < 700; f++) {
     files[`mm/f${String(f).padStart(3, '0')}.c`] = Array.from({ length: 30 }, (_, c) => {
       const word = `pg${(f * 30 + c) % 1000}galloc`;
-      if (f === 40 && c === 7) return { title: word, text: `return ${word}(order);` };
-      if (f === 45 && c === 3) return { title: 'short', text: `${word}();` };
+      if (f === 400 && c === 7) return { title: word, text: `return ${word}(order);` };
+      if (f === 434 && c === 3) return { title: 'short', text: `${word}();` };
       return { title: `block ${c}`, text: `static void *${word}(gfp_t gfp, unsigned int order, struct zone *zone) { return NULL; } /* ${f} */` };
     });
   }
@@ -89,8 +90,8 @@ test('on an index too big to score whole, a substring held everywhere is ranked 
   const list = trigramList(store, parseQuery('galloc'), 10, TITLE_WEIGHT);
   const path = (id: number) => store.chunk(id)!.path;
   assert.equal(list.length, 10);
-  assert.equal(path(list[0]!.id), 'mm/f040.c', 'the chunk whose title holds the substring');
-  assert.equal(path(list[1]!.id), 'mm/f045.c', 'the shortest chunk holding it');
+  assert.equal(path(list[0]!.id), 'mm/f400.c', 'the chunk whose title holds the substring, past the first 2,000 chunks that hold it');
+  assert.equal(path(list[1]!.id), 'mm/f434.c', 'the shortest chunk holding it');
   assert.ok(list[0]!.bm25 < list[1]!.bm25 && list[1]!.bm25 < list[2]!.bm25, 'the list carries scores, best first');
   store.close();
 });

@@ -7,7 +7,7 @@
 // phrases, then a sample of the most selective conjunction, and only then a sample of everything.
 
 import { quote, type FtsTable, type IndexStore, type ListRow } from '../store/store.ts';
-import { scoreSubstringSample, scoreSubstrings, substringOf, type Substring } from './substrings.ts';
+import { MAX_WORDS_ON_BIG_INDEX, scoreSubstringSample, scoreSubstrings, substringOf, type Substring } from './substrings.ts';
 import type { QueryTerms, QueryWord } from './terms.ts';
 
 /** An index of at most this many chunks is always scored whole: its posting lists are short. */
@@ -96,7 +96,7 @@ export function trigramList(store: IndexStore, terms: QueryTerms, depth: number,
       const parts = word.parts.length > 1 ? word.parts.filter((part) => !answered(quote(part))) : word.parts;
       const texts = [...whole, ...parts].map((s) => [...s].slice(0, MAX_TRIGRAM_CHARS).join('')).filter((s) => [...s].length >= 3);
       return [...new Set(texts)].filter((text) => {
-        const substring = substrings.get(text) ?? substringOf(store, text);
+        const substring = substrings.get(text) ?? substringOf(store, text, small ? undefined : MAX_WORDS_ON_BIG_INDEX);
         if (substring) substrings.set(text, substring);
         return substring !== undefined;
       });
