@@ -15,7 +15,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Request } from '../src/protocol/worker.ts';
 import { EngineClient, type Result } from '../src/worker/client.ts';
-import { KEYSTROKES } from './lib/queries.ts';
+import { keystrokes as prefixesOf, TYPED_QUERIES } from './lib/queries.ts';
 
 const root = path.resolve(process.argv[2] ?? '/usr/lib/node_modules/npm');
 const scratch = mkdtempSync(path.join(tmpdir(), 'fused-bench-'));
@@ -125,7 +125,7 @@ for (const target of targets.filter((t) => existsSync(t))) await saves(target);
 
 // Per keystroke: every prefix of a few queries, as the quick pick sends them (round trip).
 const keystrokes: number[] = [];
-for (const prefix of KEYSTROKES) {
+for (const prefix of prefixesOf(TYPED_QUERIES)) {
   const t = performance.now();
   await req({ type: 'search', query: prefix, options: { limit: 10 } } as Omit<Request, 'id'>);
   keystrokes.push(performance.now() - t);

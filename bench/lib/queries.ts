@@ -25,9 +25,14 @@ export const LINUX_QUERIES: Query[] = [
 /**
  * Queries typed into the quick pick, which searches at every keystroke: every prefix of each is a
  * search (`i`, `in`, `ins`, … `install dependencies`). Mostly half-typed words, which only the
- * trigram list's substrings can match.
+ * trigram list's substrings can match. `bench:extension` types these on any tree.
  */
 export const TYPED_QUERIES = ['install dependencies', 'package lock file', 'registry auth token', 'workspace config'];
 
+/** What someone types into the quick pick on the kernel's tree. */
+export const LINUX_TYPED_QUERIES = ['spin_lock_irqsave', 'copy_from_user', 'struct file_operations', 'how does the scheduler work'];
+
 /** Every prefix of each typed query, in the order a person types them. */
-export const KEYSTROKES: string[] = TYPED_QUERIES.flatMap((query) => Array.from({ length: query.length }, (_, n) => query.slice(0, n + 1)));
+export function keystrokes(queries: readonly string[]): string[] {
+  return queries.flatMap((query) => Array.from({ length: query.length }, (_, n) => query.slice(0, n + 1)));
+}

@@ -158,6 +158,8 @@ function rankedList(
   };
   const live = groups.map((group) => group.filter((token) => token.docFreq > 0)).filter((group) => group.length > 0);
   if (live.length > 1) takeSample(live.map((group) => (group.length === 1 ? expressionOf(group[0]!.phrase) : `(${anyOf(group)})`)).join(' AND '));
+  // Phrases every chunk of which is already among the candidates: scored whole, with room to spare.
+  const allTaken = new Set<string>();
   if (found.size < depth) {
     const rare: Token[] = [];
     let budget = SCORE_BUDGET;
@@ -166,11 +168,16 @@ function rankedList(
       rare.push(token);
       budget -= token.docFreq;
     }
-    if (rare.length > 0) take(scoreAll(rare.map((token) => token.phrase)));
+    if (rare.length > 0) {
+      const rows = scoreAll(rare.map((token) => token.phrase));
+      take(rows);
+      if (rows.length < depth) for (const token of rare) allTaken.add(token.phrase);
+    }
   }
-  if (found.size < depth) {
-    // Every word is common: sample what the most specific phrase of each word matches together.
-    const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
+  // The most specific phrase of each word, together: what they match is sampled, unless one of
+  // them was scored whole just above, and the sample could add nothing (a half-typed identifier).
+  const rarest = live.map((group) => group.reduce((a, b) => (b.docFreq < a.docFreq ? b : a)));
+  if (found.size < depth && !rarest.some((token) => allTaken.has(token.phrase))) {
     takeSample(rarest.map((token) => expressionOf(token.phrase)).join(' AND '));
   }
   if (found.size < depth) takeSample(anyOf(tokens));

@@ -416,11 +416,18 @@ export class IndexStore {
     const fts = FTS_TABLES[table].name;
     const ids = this.cached(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid LIMIT ?`).pluck().all(expression, limit) as number[];
     if (ids.length === 0) return { ids, inTitle: new Set() };
-    // Every chunk up to the last id that matches in its title is among `ids`.
-    const inTitle = this.cached(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`)
+    // Every chunk up to the last id that matches in its title is among `ids`. Read in id order up
+    // to that id rather than asked for with a rowid range, which FTS5 does not carry into an OR:
+    // for `struc`'s words on the Linux tree the range took 240–310 ms, this 9 ms.
+    const last = ids.at(-1)!;
+    const inTitle = new Set<number>();
+    for (const id of this.cached(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`)
       .pluck()
-      .all(`{title} : (${expression})`, ids[0], ids.at(-1)) as number[];
-    return { ids, inTitle: new Set(inTitle) };
+      .iterate(`{title} : (${expression})`) as Iterable<number>) {
+      if (id > last) break;
+      inTitle.add(id);
+    }
+    return { ids, inTitle };
   }
 
   /**
