@@ -124,14 +124,16 @@ const targets = process.env.BENCH_FILE
 for (const target of targets.filter((t) => existsSync(t))) await saves(target);
 
 // Per keystroke: every prefix of a few queries, as the quick pick sends them (round trip).
-const keystrokes: number[] = [];
+const keystrokes: Array<{ prefix: string; ms: number }> = [];
 for (const prefix of prefixesOf(TYPED_QUERIES)) {
   const t = performance.now();
   await req({ type: 'search', query: prefix, options: { limit: 10 } } as Omit<Request, 'id'>);
-  keystrokes.push(performance.now() - t);
+  keystrokes.push({ prefix, ms: performance.now() - t });
 }
+const keystrokeTimes = keystrokes.map((k) => k.ms);
+const slowestKeystroke = keystrokes.reduce((a, b) => (b.ms > a.ms ? b : a));
 console.log(
-  `per-keystroke query round trip (${keystrokes.length} queries): p50 ${pct(keystrokes, 50).toFixed(1)} ms, p95 ${pct(keystrokes, 95).toFixed(1)} ms`,
+  `per-keystroke query round trip (${keystrokes.length} queries): p50 ${pct(keystrokeTimes, 50).toFixed(1)} ms, p95 ${pct(keystrokeTimes, 95).toFixed(1)} ms, max ${slowestKeystroke.ms.toFixed(1)} ms for ${JSON.stringify(slowestKeystroke.prefix)} (${keystrokes.findIndex((k) => k === slowestKeystroke) + 1} of ${keystrokes.length})`,
 );
 console.log(`peak memory over the whole run: the engine worker process ${peakMb(client.workerPid)}, the host process ${peakMb(process.pid)}`);
 await client.stop();
