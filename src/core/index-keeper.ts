@@ -166,6 +166,8 @@ export class IndexKeeper {
   private idleTimer: NodeJS.Timeout | undefined;
   /** When the tidying in progress began taking idle time, for the log. */
   private tidyingSince: number | undefined;
+  /** When the idle work began reading a new fuzzy vocabulary, which it does a slice at a time. */
+  private vocabularySince: number | undefined;
   private closed = false;
   /** Things the user should hear about once, such as an index that was rebuilt. */
   readonly notices: string[] = [];
@@ -735,8 +737,8 @@ export class IndexKeeper {
    * builds the fuzzy vocabulary, which the first query with an unknown word (a typo, or a word just
    * saved) would pay for — 190 ms of a 220 ms save → searchable on npm's tree, seconds on the Linux
    * tree; then, as owner, tidies what a big sync left (`tidyStep`: forgets the words no chunk holds
-   * any more, merges segments), in slices of at most TIDY_SLICE_MS so that a search or a save
-   * waits for little.
+   * any more, merges segments). Both in slices of at most TIDY_SLICE_MS (a step may run past it)
+   * so that a search or a save waits for little.
    */
   private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);
@@ -745,7 +747,16 @@ export class IndexKeeper {
       if (this.searchesInFlight > 0) return this.workWhenIdle();
       const started = performance.now();
       try {
-        if (this.engine.prepareVocabulary()) this.emit({ type: 'log', message: `fuzzy vocabulary ready in ${(performance.now() - started).toFixed(0)} ms` });
+        let vocabulary = this.engine.prepareVocabularyStep();
+        while (vocabulary === 'reading' && performance.now() - started < TIDY_SLICE_MS) vocabulary = this.engine.prepareVocabularyStep();
+        if (vocabulary === 'reading') {
+          this.vocabularySince ??= started;
+          return this.workWhenIdle(0);
+        }
+        if (vocabulary === 'built') {
+          this.emit({ type: 'log', message: `fuzzy vocabulary ready in ${(performance.now() - (this.vocabularySince ?? started)).toFixed(0)} ms` });
+        }
+        this.vocabularySince = undefined;
         if (this.currentRole !== 'owner') return;
         let more = true;
         while (more && performance.now() - started < TIDY_SLICE_MS) more = this.tidyStep();

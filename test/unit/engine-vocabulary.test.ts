@@ -21,13 +21,13 @@ async function writeNewWord(engine: Engine, root: string, prefix: string, from: 
   }
 }
 
-/** How many times the engine reads its vocabulary from the words table (a rebuild) from now on. */
+/** How many times the engine begins reading its vocabulary from the words table (a rebuild) from now on. */
 function countVocabularyReads(engine: Engine): () => number {
   let reads = 0;
-  const read = engine.store.vocabulary.bind(engine.store);
-  engine.store.vocabulary = () => {
-    reads++;
-    return read();
+  const readPage = engine.store.vocabularyPage.bind(engine.store);
+  engine.store.vocabularyPage = (after, limit) => {
+    if (after === '') reads++;
+    return readPage(after, limit);
   };
   return () => reads;
 }
@@ -244,6 +244,42 @@ test('a search during a branch switch corrects against the vocabulary it has and
   t.mock.timers.tick(60_000);
   engine.searchIndexed('kuberntes');
   assert.equal(reads(), 2, 'past a quarter of the index the search rebuilds it first');
+  engine.close();
+});
+
+test("a big vocabulary is read a page at a time, and a search between the idle work's steps answers at once", async (t) => {
+  const { engine, root, reads } = await engineWithItsVocabulary(t, bigIndex(400));
+  await writeNewWord(engine, root, 'switch', 0, 60);
+  t.mock.timers.tick(60_000);
+  assert.equal(engine.prepareVocabularyStep(), 'reading', 'sixty files changed: the idle work begins reading the words');
+  assert.equal(reads(), 1);
+  let pages = 0;
+  const readPage = engine.store.vocabularyPage.bind(engine.store);
+  engine.store.vocabularyPage = (after, limit) => {
+    pages++;
+    return readPage(after, limit);
+  };
+  assert.equal(engine.searchIndexed('kubernetes').results.length, 2, 'a search in between answers');
+  assert.equal(pages, 0, 'and reads no page of the vocabulary');
+  let steps = 1;
+  while (engine.prepareVocabularyStep() === 'reading') steps++;
+  assert.ok(steps >= 12, `120,000 words take a dozen pages or more (${steps} steps)`);
+  assert.equal(reads(), 1, 'one reading, carried on where it stopped');
+  assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']], 'the new word is a correction once it is built');
+  assert.equal(engine.prepareVocabularyStep(), 'current');
+  engine.close();
+});
+
+test('a typo during the idle reading of a vocabulary finishes that reading instead of starting another', async (t) => {
+  const { engine, root, reads } = await engineWithItsVocabulary(t, bigIndex(100));
+  // 60 of 111 files: past the drift that has the idle work rebuild, and a search too (a quarter).
+  await writeNewWord(engine, root, 'switch', 0, 60);
+  t.mock.timers.tick(60_000);
+  assert.equal(engine.prepareVocabularyStep(), 'reading');
+  assert.equal(engine.prepareVocabularyStep(), 'reading');
+  assert.deepEqual(engine.searchIndexed('zookeepr').corrections, [['zookeepr', 'zookeeper']]);
+  assert.equal(reads(), 1, 'the search read the rest of the pages the idle work had begun');
+  assert.equal(engine.prepareVocabularyStep(), 'current', 'nothing is left for the idle work');
   engine.close();
 });
 
