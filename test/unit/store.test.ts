@@ -355,3 +355,23 @@ test('a word the last vocabulary build found in at least as many chunks as a cou
   assert.equal(store.countMatches('trigram', '"common"', 4001), 30, 'and another table');
   store.close();
 });
+
+test('the vocabulary read a page at a time, after each page its last word, is the vocabulary read whole', () => {
+  const words = ['zebra', 'Zürich', 'élan', 'eclair', 'naïve', 'x_1', 'x1', 'a𝔸b', '中文', 'ﬁle', 'kiwiFruit', '42', 'über', 'ue'];
+  const store = storeWith(Object.fromEntries(words.map((word, i) => [`f${i}.md`, [{ text: `${word} ${words[(i + 3) % words.length]} common` }]])));
+  const whole = store.vocabulary();
+  for (const size of [1, 2, 3, 7, 100]) {
+    const paged: Array<[string, number]> = [];
+    for (let page = store.vocabularyPage('', size); page.length > 0; page = store.vocabularyPage(page.at(-1)![0], size)) paged.push(...page);
+    assert.deepEqual(
+      paged.map(([word]) => word),
+      whole.words,
+      `pages of ${size}`,
+    );
+    assert.deepEqual(
+      paged.map(([, chunks]) => chunks),
+      whole.docFreq,
+    );
+  }
+  store.close();
+});

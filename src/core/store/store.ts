@@ -238,6 +238,7 @@ export class IndexStore {
       chunksOfFile: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.ord`),
       hasWord: db.prepare('SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1').pluck(),
+      vocabulary: db.prepare('SELECT term, doc FROM words_vocab').raw(),
       vocabularyPage: db.prepare('SELECT term, doc FROM words_vocab WHERE term > ? ORDER BY term LIMIT ?').raw(),
       countChunks: db.prepare('SELECT count(*) FROM chunks').pluck(),
       moveChunkCount: db
@@ -600,11 +601,9 @@ export class IndexStore {
   vocabulary(): { words: string[]; docFreq: number[] } {
     const words: string[] = [];
     const docFreq: number[] = [];
-    for (let page = this.vocabularyPage('', VOCABULARY_PAGE_WORDS); page.length > 0; page = this.vocabularyPage(page.at(-1)![0], VOCABULARY_PAGE_WORDS)) {
-      for (const [term, doc] of page) {
-        words.push(term);
-        docFreq.push(doc);
-      }
+    for (const [term, doc] of this.statements.vocabulary.iterate() as Iterable<[string, number]>) {
+      words.push(term);
+      docFreq.push(doc);
     }
     return { words, docFreq };
   }
