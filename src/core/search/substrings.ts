@@ -22,7 +22,7 @@ const MAX_WORDS = 2_000;
  * The same on an index too big to score whole, where a common substring's words are OR-ed into one
  * FTS5 expression to count and sample its chunks, and FTS5 opens each word's posting list in every
  * segment: on the Linux tree the 2,000 words of `insta` or `wor`, a quick pick's keystrokes, took
- * 0.4–1.3 s a search; their 128 shortest take 20–50 ms, and the 16 benchmark queries keep the same
+ * 0.4–1.4 s a search; their 128 shortest take 20–60 ms, and the 16 benchmark queries keep the same
  * top 10. A small index scores every chunk of every word, and there the long words count: 64 words
  * cost cosqa 0.009 nDCG@10.
  */
