@@ -136,6 +136,11 @@ export const MASS_CHANGE_FILES = 200;
 const FIRST_INDEX_CHANGED_MS = 2_000;
 /** How long the idle work (`workWhenIdle`) waits for searches in flight to finish, per look. */
 const IDLE_POLL_MS = 50;
+/**
+ * The idle work also waits this long after the last search: the quick pick searches at every
+ * keystroke, 60 ms after it, and a burst of them should not queue behind its slices one by one.
+ */
+const SEARCH_QUIET_MS = 250;
 /** The longest the idle work tidies the index (forgets unused words, merges segments) before it lets searches and saves in. */
 const TIDY_SLICE_MS = 40;
 
@@ -163,6 +168,7 @@ export class IndexKeeper {
   /** The tail of the queue of file changes. */
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
+  private lastSearchEnded = Number.NEGATIVE_INFINITY;
   private idleTimer: NodeJS.Timeout | undefined;
   /** When the tidying in progress began taking idle time, for the log. */
   private tidyingSince: number | undefined;
@@ -371,6 +377,7 @@ export class IndexKeeper {
       return partial ? { ...response, partial } : response;
     } finally {
       this.searchesInFlight--;
+      this.lastSearchEnded = performance.now();
     }
   }
 
@@ -733,18 +740,18 @@ export class IndexKeeper {
   }
 
   /**
-   * At open and after a sync, does while no search runs what would otherwise slow the next ones:
-   * builds the fuzzy vocabulary, which the first query with an unknown word (a typo, or a word just
-   * saved) would pay for — 190 ms of a 220 ms save → searchable on npm's tree, seconds on the Linux
-   * tree; then, as owner, tidies what a big sync left (`tidyStep`: forgets the words no chunk holds
-   * any more, merges segments). Both in slices of at most TIDY_SLICE_MS (a step may run past it)
-   * so that a search or a save waits for little.
+   * At open and after a sync, does while no search runs, nor ran in the last SEARCH_QUIET_MS, what
+   * would otherwise slow the next ones: builds the fuzzy vocabulary, which the first query with an
+   * unknown word (a typo, or a word just saved) would pay for — 190 ms of a 220 ms save →
+   * searchable on npm's tree, seconds on the Linux tree; then, as owner, tidies what a big sync
+   * left (`tidyStep`: forgets the words no chunk holds any more, merges segments). Both in slices
+   * of at most TIDY_SLICE_MS (a step may run past it) so that a search or a save waits for little.
    */
   private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (this.closed || this.syncRun) return;
-      if (this.searchesInFlight > 0) return this.workWhenIdle();
+      if (this.searchesInFlight > 0 || performance.now() - this.lastSearchEnded < SEARCH_QUIET_MS) return this.workWhenIdle();
       const started = performance.now();
       try {
         let vocabulary = this.engine.prepareVocabularyStep();

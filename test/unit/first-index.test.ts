@@ -325,6 +325,23 @@ test('after a first index the owner merges the segments it left while idle, answ
   assert.equal(keeper.tidying, false);
 });
 
+test("the owner's idle work waits while searches come one after another, as a quick pick's keystrokes do, and goes on once they stop", async () => {
+  const root = folderOf(MULTI_BATCH_FILES);
+  const dbFile = path.join(tempDir(), 'index.db');
+  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test' });
+  keepers.push(keeper);
+  await keeper.sync();
+  const segments = porterSegments(dbFile);
+  assert.ok(keeper.tidying && segments > 1, 'the first index left segments to merge');
+  for (let i = 0; i < 30; i++) {
+    await keeper.search(`token${i}q`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  assert.equal(porterSegments(dbFile), segments, 'no merge step ran between searches 40 ms apart');
+  await eventually(() => !keeper.tidying, 30_000);
+  assert.equal(porterSegments(dbFile), 1, 'the merge ran once they stopped');
+});
+
 test('fused-search index ends with the segments merged', () => {
   const root = folderOf(MULTI_BATCH_FILES);
   const dbFile = path.join(tempDir(), 'index.db');
