@@ -1,4 +1,5 @@
-// The query sets the speed benchmarks share: 16 per corpus, 4 of each kind.
+// The query sets the speed benchmarks share: 16 per corpus, 4 of each kind; and queries typed into
+// the quick pick, a keystroke at a time.
 
 export type QueryKind = 'identifier' | 'question' | 'phrase' | 'typo';
 
