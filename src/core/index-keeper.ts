@@ -141,6 +141,12 @@ const IDLE_POLL_MS = 50;
  * keystroke, 60 ms after it, and a burst of them should not queue behind its slices one by one.
  */
 const SEARCH_QUIET_MS = 250;
+/**
+ * But not for longer than this: searches that never pause that long (an agent's loop, steady
+ * typing) would otherwise hold the merge and the vocabulary back for good. Past it, one slice
+ * runs between two searches and the wait begins again.
+ */
+const MAX_QUIET_WAIT_MS = 10_000;
 /** The longest the idle work tidies the index (forgets unused words, merges segments) before it lets searches and saves in. */
 const TIDY_SLICE_MS = 40;
 
@@ -169,6 +175,8 @@ export class IndexKeeper {
   private writes: Promise<unknown> = Promise.resolve();
   private searchesInFlight = 0;
   private lastSearchEnded = Number.NEGATIVE_INFINITY;
+  /** Since when the idle work has waited for a quiet moment, to bound that wait. */
+  private quietWaitSince: number | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   /** When the tidying in progress began taking idle time, for the log. */
   private tidyingSince: number | undefined;
@@ -740,19 +748,26 @@ export class IndexKeeper {
   }
 
   /**
-   * At open and after a sync, does while no search runs, nor ran in the last SEARCH_QUIET_MS, what
-   * would otherwise slow the next ones: builds the fuzzy vocabulary, which the first query with an
-   * unknown word (a typo, or a word just saved) would pay for — 190 ms of a 220 ms save →
-   * searchable on npm's tree, seconds on the Linux tree; then, as owner, tidies what a big sync
-   * left (`tidyStep`: forgets the words no chunk holds any more, merges segments). Both in slices
-   * of at most TIDY_SLICE_MS (a step may run past it) so that a search or a save waits for little.
+   * At open and after a sync, does while no search runs, nor ran in the last SEARCH_QUIET_MS (or
+   * between two searches, once it has waited MAX_QUIET_WAIT_MS for that), what would otherwise
+   * slow the next ones: builds the fuzzy vocabulary, which the first query with an unknown word (a
+   * typo, or a word just saved) would pay for — 190 ms of a 220 ms save → searchable on npm's
+   * tree, seconds on the Linux tree; then, as owner, tidies what a big sync left (`tidyStep`:
+   * forgets the words no chunk holds any more, merges segments). Both in slices of at most
+   * TIDY_SLICE_MS (a step may run past it) so that a search or a save waits for little.
    */
   private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (this.closed || this.syncRun) return;
-      if (this.searchesInFlight > 0 || performance.now() - this.lastSearchEnded < SEARCH_QUIET_MS) return this.workWhenIdle();
+      if (this.closed || this.syncRun) {
+        this.quietWaitSince = undefined;
+        return;
+      }
       const started = performance.now();
+      const waited = started - (this.quietWaitSince ??= started);
+      if (this.searchesInFlight > 0) return this.workWhenIdle();
+      if (started - this.lastSearchEnded < SEARCH_QUIET_MS && waited < MAX_QUIET_WAIT_MS) return this.workWhenIdle();
+      this.quietWaitSince = undefined;
       try {
         let vocabulary = this.engine.prepareVocabularyStep();
         while (vocabulary === 'reading' && performance.now() - started < TIDY_SLICE_MS) vocabulary = this.engine.prepareVocabularyStep();

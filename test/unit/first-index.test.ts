@@ -342,6 +342,24 @@ test("the owner's idle work waits while searches come one after another, as a qu
   assert.equal(porterSegments(dbFile), 1, 'the merge ran once they stopped');
 });
 
+test('searches that never pause long hold the idle work back for seconds, not for good', async () => {
+  const root = folderOf(MULTI_BATCH_FILES);
+  const dbFile = path.join(tempDir(), 'index.db');
+  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test' });
+  keepers.push(keeper);
+  await keeper.sync();
+  const segments = porterSegments(dbFile);
+  assert.ok(keeper.tidying && segments > 1, 'the first index left segments to merge');
+  const started = performance.now();
+  let searches = 0;
+  while (keeper.tidying && performance.now() - started < 30_000) {
+    await keeper.search(`token${searches++ % 30}q`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(keeper.tidying, false, `the merge ended while ${searches} searches came 100 ms apart`);
+  assert.equal(porterSegments(dbFile), 1);
+});
+
 test('fused-search index ends with the segments merged', () => {
   const root = folderOf(MULTI_BATCH_FILES);
   const dbFile = path.join(tempDir(), 'index.db');
