@@ -294,10 +294,14 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
     if (tail.length <= MAX_FILLED_GAP) tryAdd(tail);
   }
 
-  // A small chunk is printed whole when its lines are within the result's allowance, or cost little more than its excerpt.
+  // A small chunk is printed whole when its lines are within the result's allowance, or cost
+  // little more than its excerpt. Within the allowance only if a line of it matched: a chunk found
+  // by its path alone (a file's header comment and imports, under `eqeqeq.js`) says nothing more
+  // whole than its location does.
   const all = new Set(nonBlank);
   const wholeCost = costOf(all);
-  if (wholeCost <= budget && (all.size <= Math.min(maxLines, SMALL_CHUNK_LINES) || wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES)) {
+  const withinAllowance = hits.length > 0 && all.size <= Math.min(maxLines, SMALL_CHUNK_LINES);
+  if (wholeCost <= budget && (withinAllowance || wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES)) {
     chosen.clear();
     for (const i of all) chosen.add(i);
   }

@@ -156,6 +156,27 @@ test('a small chunk is printed whole when that costs little more than its excerp
   assert.doesNotMatch(out.text, /not printed/);
 });
 
+test('a small chunk none of whose lines holds a query word (found by its path) is not printed whole', () => {
+  const header = [
+    '/**',
+    ' * @fileoverview Rule to flag statements that use != and ==',
+    ' */',
+    '"use strict";',
+    '',
+    'const astUtils = require("./utils/ast-utils");',
+  ];
+  const found = {
+    ...result(0, header.length),
+    path: 'lib/rules/eqeqeq.js',
+    title: 'eqeqeq.js (top level)',
+    snippet: '/** * @fileoverview Rule to flag statements that use != and ==',
+  };
+  const out = formatForAgent('eqeqeq smart', response([found]), { chunkText: () => header.join('\n') });
+  assert.deepEqual(out.shown[0]!.printed, [], 'no line of it printed');
+  assert.match(out.text, / · lines 0\/6\n {2}\/\*\* \* @fileoverview Rule to flag/, 'its one-line snippet says what it is');
+  assert.doesNotMatch(out.text, /astUtils/);
+});
+
 test('a short statement around a matched line is printed whole: its comment, its head broken over lines, its block and its closer', () => {
   const lines = ['function verifyAndFix(text) {', '  do {', '    pass++;'];
   for (let i = 0; i < 30; i++) lines.push(`    work${i}(text); // ordinary work ${i}`);
