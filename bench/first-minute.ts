@@ -39,7 +39,10 @@ const { values } = parseArgs({
     open: { type: 'string', default: 'virt/kvm/kvm_main.c' },
     query: { type: 'string', default: 'kvm_vm_ioctl_check_extension_generic' },
     changed: { type: 'string', default: '5000' },
-    /** Skips the first index and runs the mass change on the index a previous run left. */
+    /**
+     * Skips the first index and runs the mass change on the index a previous run left. Each run
+     * leaves it bigger and less merged: to compare codes, start each run from one copy of it.
+     */
     'mass-change-only': { type: 'boolean', default: false },
   },
 });
