@@ -5,7 +5,7 @@
 
 import type { Chunker } from '../chunk/index.ts';
 import { readTextFile, type ReadResult } from '../crawl/index.ts';
-import { chunkWords, type ChunkWords } from '../store/words.ts';
+import { chunkWords, indexedTitle, type ChunkWords } from '../store/words.ts';
 import type { ChunkDraft, SkipReason } from '../types.ts';
 
 export interface PrepareJob {
@@ -51,6 +51,6 @@ export async function prepareRead(chunker: Chunker, job: PrepareJob, read: ReadR
     language: chunked.language,
     bytes: Buffer.byteLength(read.text),
     chunks: chunked.chunks,
-    words: chunked.chunks.map((chunk) => chunkWords(chunk.title, chunk.text)),
+    words: chunked.chunks.map((chunk) => chunkWords(indexedTitle(job.relPath, chunk), chunk.text)),
   };
 }

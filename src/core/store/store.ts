@@ -5,7 +5,7 @@
 import type { ChunkDraft, ChunkKind } from '../types.ts';
 import type { Statement } from 'better-sqlite3';
 import { isBusy, openDatabase, type Db } from './database.ts';
-import { chunkWords, vocabularyWords, type ChunkWords } from './words.ts';
+import { chunkWords, indexedTitle, vocabularyWords, type ChunkWords } from './words.ts';
 
 export interface FileRecord {
   path: string;
@@ -208,7 +208,9 @@ export class IndexStore {
         RETURNING id`),
       touchFile: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
-      chunkTexts: db.prepare('SELECT c.id, c.title, c.text, l.trigrams AS trigramCount FROM chunks c JOIN chunk_lengths l ON l.id = c.id WHERE c.file_id = ?'),
+      chunkTexts: db.prepare(
+        'SELECT c.id, c.title, c.kind, c.text, f.path, l.trigrams AS trigramCount FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_lengths l ON l.id = c.id WHERE c.file_id = ?',
+      ),
       deleteChunks: db.prepare('DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))'),
       deletePorter: db.prepare("INSERT INTO fts_porter (fts_porter, rowid, title, text, humps) VALUES ('delete', ?, ?, ?, ?)"),
       deleteChunkWords: db.prepare("INSERT INTO fts_chunk_words (fts_chunk_words, rowid, title, words) VALUES ('delete', ?, ?, ?)"),
@@ -310,11 +312,12 @@ export class IndexStore {
       for (const { record, chunks, words } of files) {
         const { id: fileId } = s.upsertFile.get({ ...record, indexedAt: Date.now(), chunkCount: chunks.length }) as { id: number };
         chunks.forEach((chunk, ord) => {
-          const lists = words?.[ord] ?? chunkWords(chunk.title, chunk.text);
+          const title = indexedTitle(record.path, chunk);
+          const lists = words?.[ord] ?? chunkWords(title, chunk.text);
           const id = nextId++;
           values.push(id, fileId, ord, chunk.title, chunk.kind, chunk.startLine, chunk.endLine, chunk.text);
           addedTrigrams += lists.trigramCount;
-          rows.push({ id, title: chunk.title, text: chunk.text, words: lists });
+          rows.push({ id, title, text: chunk.text, words: lists });
         });
       }
       const full = CHUNK_ROWS_PER_INSERT * CHUNK_COLUMNS;
@@ -380,8 +383,14 @@ export class IndexStore {
   /** Deletes these files' chunks from every table, each table in one run (see `replaceFiles`). */
   private deleteChunks(fileIds: readonly number[]): void {
     const s = this.statements;
-    const old = fileIds.flatMap((fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; text: string; trigramCount: number }>);
-    const rows = old.map((chunk) => ({ ...chunk, words: chunkWords(chunk.title, chunk.text) }));
+    const old = fileIds.flatMap(
+      (fileId) => s.chunkTexts.all(fileId) as Array<{ id: number; title: string; kind: ChunkKind; text: string; path: string; trigramCount: number }>,
+    );
+    // FTS5 deletes what it is given: the row as it was indexed, under its indexed title.
+    const rows = old.map((chunk) => {
+      const title = indexedTitle(chunk.path, chunk);
+      return { id: chunk.id, title, text: chunk.text, words: chunkWords(title, chunk.text) };
+    });
     this.addTrigrams(-old.reduce((sum, chunk) => sum + chunk.trigramCount, 0));
     this.moveChunkCount(-rows.length);
     this.chunksDeleted += rows.length;

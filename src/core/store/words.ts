@@ -1,4 +1,7 @@
-// The word lists the substring and vocabulary tables index instead of a chunk's full text.
+// The word lists the substring and vocabulary tables index instead of a chunk's full text, and
+// the title the full-text tables index a chunk under.
+
+import type { ChunkKind } from '../types.ts';
 
 const WORD = /[\p{L}\p{M}\p{N}_]{3,}/gu;
 const HUMP = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+|\p{N}+/gu;
@@ -19,6 +22,19 @@ export interface ChunkWords {
    * normalises by, as FTS5 counted it when a trigram table indexed exactly these two strings.
    */
   trigramCount: number;
+}
+
+/**
+ * The title a chunk is indexed under. A code chunk's title is its symbol (`CI > exec`), and only
+ * the file's top-level chunk (`ci.js (top level)`) named the file: a query naming the file
+ * (`eqeqeq smart`) lifted that chunk, a header comment and imports, over the function that answers
+ * it. Every code chunk is indexed under its file's name too, as the rerank already reads each
+ * result's path as a title. Prose keeps its own title: a heading, or a document's.
+ */
+export function indexedTitle(path: string, chunk: { title: string; kind: ChunkKind }): string {
+  if (chunk.kind !== 'code') return chunk.title;
+  const fileName = path.split(/[\\/]/).pop()!;
+  return chunk.title.includes(fileName) ? chunk.title : `${fileName} ${chunk.title}`;
 }
 
 export function chunkWords(title: string, text: string): ChunkWords {
