@@ -371,3 +371,31 @@ test("the file's name and folders count as a chunk's title: `semver satisfies` p
   assert.ok(results[0]!.explain.proximity!.titleBoost > results[1]!.explain.proximity!.titleBoost, 'the path is what lifted it');
   store.close();
 });
+
+test("a query naming a file finds the function that answers it, not the file's header: every code chunk is indexed under its file's name", () => {
+  const store = storeWith({
+    'lib/rules/eqeqeq.js': [
+      {
+        title: 'eqeqeq.js (top level)',
+        text: '/**\n * @fileoverview Rule to flag statements that use != and ==\n */\n"use strict";\nconst astUtils = require("./utils/ast-utils");',
+      },
+      {
+        title: 'module.exports > create',
+        text: 'create(context) {\n  const config = context.options[0] || "always";\n  const options = context.options[1] || {};\n  const enforceRuleForNull = config === "always" ? options.null !== "ignore" : false;\n  function isTypeOf(node) { return node.type === "UnaryExpression" && node.operator === "typeof"; }\n  // smart: typeof comparisons and comparisons to null are allowed\n  if (config === "smart" && (isTypeOfBinary(node) || areLiteralsAndSameType(node) || isNullCheck(node))) return;\n  report(node, `${node.operator}=`);\n}',
+      },
+    ],
+    'lib/rules/no-eq-null.js': [
+      { title: 'module.exports > create', text: 'create(context) { if (node.right.type === "Literal" && node.right.raw === "null") report(node); }' },
+    ],
+    'lib/rules/valid-typeof.js': [
+      {
+        title: 'module.exports > create',
+        text: 'create(context) { const VALID_TYPES = ["symbol", "undefined", "object"]; if (node.operator === "typeof") check(node); }',
+      },
+    ],
+  });
+  const { results } = search(contextFor(store), 'eqeqeq smart');
+  assert.equal(results[0]?.title, 'module.exports > create', `first: ${results[0]?.path} ${results[0]?.title}`);
+  assert.equal(results[0]?.path, 'lib/rules/eqeqeq.js');
+  store.close();
+});

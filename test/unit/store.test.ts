@@ -38,6 +38,25 @@ test('re-indexing one file replaces only that file’s chunks and keeps every FT
   store.close();
 });
 
+test("a code chunk is indexed under its file's name, and replacing the file leaves nothing of the old chunks under it", () => {
+  const store = storeWith({
+    'src/retry-policy.ts': [
+      { title: 'retry-policy.ts (top level)', text: 'import { clock } from "./clock";' },
+      { title: 'RetryPolicy > delay', text: 'delay(attempt) { return 2 ** attempt * 100; }' },
+    ],
+    'docs/retry-policy.md': [{ title: 'Backoff', kind: 'prose', text: 'Delays double after each attempt.' }],
+  });
+  // `retry-policy.ts` holds the tokens `retry`, `policy` and `ts`: the phrase is in both chunks' titles, in no text.
+  assert.equal(store.countMatches('porter', '"retry policy ts"', 10), 2, 'both chunks of the code file');
+  assert.equal(store.countMatches('porter', '"retry policy md"', 10), 0, 'a prose chunk keeps its own title');
+  store.replaceFile({ path: 'src/retry-policy.ts', size: 2, mtimeMs: 2, hash: 'new', language: 'typescript' }, [
+    { title: 'RetryPolicy', kind: 'code', startLine: 1, endLine: 9, text: 'class RetryPolicy { delay(attempt) { return 50; } }' },
+  ]);
+  assert.equal(store.countMatches('porter', '"retry policy ts"', 10), 1, 'the old chunks were deleted under the title they were indexed under');
+  integrityOk(store);
+  store.close();
+});
+
 test('replacing several files at once stores what replacing them one by one stores', () => {
   const record = (relPath: string, hash: string) => ({ path: relPath, size: 1, mtimeMs: 1, hash, language: 'typescript' });
   const chunk = (text: string) => ({ title: text.split(' ')[0]!, kind: 'code' as const, startLine: 1, endLine: 1, text });
