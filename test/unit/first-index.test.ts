@@ -302,6 +302,17 @@ function porterSegments(dbFile: string): number {
 // More files than one write batch holds: each batch leaves a segment in every FTS5 table.
 const MULTI_BATCH_FILES = 900;
 
+/** An owner right after a first index that left segments to merge. */
+async function firstIndexWithSegments(): Promise<{ keeper: IndexKeeper; dbFile: string; segments: number }> {
+  const dbFile = path.join(tempDir(), 'index.db');
+  const keeper = await IndexKeeper.open({ root: folderOf(MULTI_BATCH_FILES), dbFile, kind: 'test' });
+  keepers.push(keeper);
+  await keeper.sync();
+  const segments = porterSegments(dbFile);
+  assert.ok(keeper.tidying && segments > 1, 'the first index left segments to merge');
+  return { keeper, dbFile, segments };
+}
+
 test('after a first index the owner merges the segments it left while idle, answering searches meanwhile; a sync that rewrites a few files begins no merge', async () => {
   const root = folderOf(MULTI_BATCH_FILES);
   const dbFile = path.join(tempDir(), 'index.db');
@@ -326,13 +337,7 @@ test('after a first index the owner merges the segments it left while idle, answ
 });
 
 test("the owner's idle work waits while searches come one after another, as a quick pick's keystrokes do, and goes on once they stop", async () => {
-  const root = folderOf(MULTI_BATCH_FILES);
-  const dbFile = path.join(tempDir(), 'index.db');
-  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test' });
-  keepers.push(keeper);
-  await keeper.sync();
-  const segments = porterSegments(dbFile);
-  assert.ok(keeper.tidying && segments > 1, 'the first index left segments to merge');
+  const { keeper, dbFile, segments } = await firstIndexWithSegments();
   for (let i = 0; i < 30; i++) {
     await keeper.search(`token${i}q`);
     await new Promise((resolve) => setTimeout(resolve, 40));
@@ -343,13 +348,7 @@ test("the owner's idle work waits while searches come one after another, as a qu
 });
 
 test('searches that never pause long hold the idle work back for seconds, not for good', async () => {
-  const root = folderOf(MULTI_BATCH_FILES);
-  const dbFile = path.join(tempDir(), 'index.db');
-  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test' });
-  keepers.push(keeper);
-  await keeper.sync();
-  const segments = porterSegments(dbFile);
-  assert.ok(keeper.tidying && segments > 1, 'the first index left segments to merge');
+  const { keeper, dbFile } = await firstIndexWithSegments();
   const started = performance.now();
   let searches = 0;
   while (keeper.tidying && performance.now() - started < 30_000) {
