@@ -7,7 +7,7 @@
 //   behind;
 // - the semantic list's query time, as the lane runs it (the cells near the query, then a float32
 //   rescore), against an exact float32 scan of every vector, p50/p95 over 32 queries, and how much
-//   of the exact top 10 and top 80 it finds;
+//   of the exact top 10 and of as many as a default search asks (100) it finds;
 // - the database's growth per vector and the copy's size in memory;
 // - embedding throughput of the in-process `static` provider (model2vec) on real kernel chunks,
 //   one core: the tokenizer is most of its work.
@@ -23,6 +23,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine.ts';
+import { DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
+import { filteredDepth } from '../src/core/search/pipeline.ts';
 import { createEmbedder } from '../src/core/semantic/providers.ts';
 import { loadTokenizer } from '../src/core/semantic/tokenizer.ts';
 import { IndexStore } from '../src/core/store/store.ts';
@@ -36,8 +38,8 @@ const { values } = parseArgs({ options: { rows: { type: 'string', default: '1300
 const ROWS = Number(values.rows);
 const QUERIES = 32;
 const STATIC_MODEL = path.resolve('test/fixtures/model2vec/float32');
-/** What a search with the default limit asks of the lane: max(candidateDepth, 8 × limit, 40). */
-const DEPTH = 80;
+/** What a search with the default limit asks of the lane. */
+const DEPTH = filteredDepth(DEFAULT_SEARCH_OPTIONS);
 const OUT = path.resolve('bench/out');
 
 const rng = random(20261201);

@@ -23,12 +23,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBeir, type BeirDataset } from '../src/core/eval/beir.ts';
-import { mean, recallAt, score, type Scores } from '../src/core/eval/metrics.ts';
+import { mean, recallAt, type Scores } from '../src/core/eval/metrics.ts';
+import { RECALL_DEPTH, scoreAsAsked } from '../src/core/eval/run.ts';
 import { ollamaEmbedder } from '../src/core/semantic/http-embedders.ts';
 import { SemanticLane, type SemanticList } from '../src/core/semantic/lane.ts';
-import { resolveSearchOptions, type SearchOptionsInput } from '../src/core/options.ts';
+import { DEFAULT_SEARCH_OPTIONS, resolveSearchOptions, type SearchOptionsInput } from '../src/core/options.ts';
 import { Vocabulary } from '../src/core/search/fuzzy.ts';
-import { search } from '../src/core/search/pipeline.ts';
+import { search, type SearchContext } from '../src/core/search/pipeline.ts';
 import { IndexStore } from '../src/core/store/store.ts';
 import { VectorStore } from '../src/core/store/vectors.ts';
 import { startEmbeddingServer } from '../test/unit/helpers/embedding-server.ts';
@@ -36,13 +37,12 @@ import { startEmbeddingServer } from '../test/unit/helpers/embedding-server.ts';
 const { values } = parseArgs({
   options: { sets: { type: 'string', default: 'scifact,cosqa,cranfield' }, 'eval-dir': { type: 'string', default: '../shared/eval' } },
 });
-const DEPTH = 100;
 const WEIGHTS = [0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1] as const;
 const DEFAULT_WEIGHT = resolveSearchOptions().listWeights.semantic;
 const CACHE = path.resolve('bench/out/semantic');
 const OUT = path.resolve('docs/benchmarks');
-/** The full pipeline, as a user gets it with fuzzy off (the typo retry is not what is measured here). */
-const FULL: SearchOptionsInput = { fuzzy: 'off', limit: DEPTH };
+/** The full pipeline, as a user gets it with fuzzy off (the typo retry is not what is measured here); the limit is scoreAsAsked's. */
+const FULL: SearchOptionsInput = { fuzzy: 'off' };
 const SEMANTIC_ALONE: SearchOptionsInput = { ...FULL, stages: { porter: false, trigram: false, proximity: false, feedback: false } };
 
 interface SetReport {
@@ -92,12 +92,12 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
   try {
     const vocabulary = vocabularyOf(store);
     const lists = new Map<string, SemanticList>();
-    for (const query of dataset.queries) lists.set(query.id, await lane.nearest(query.text, DEPTH));
+    for (const query of dataset.queries) lists.set(query.id, await lane.nearest(query.text, RECALL_DEPTH));
     const run = (name: string, options: SearchOptionsInput, withLane: boolean) => {
       scores[name] = mean(
         dataset.queries.map((query) => {
           const context = { store, vocabulary: () => vocabulary, ...(withLane ? { semantic: lists.get(query.id)! } : {}) };
-          return score(ids(search(context, query.text, options).results), dataset.qrels.get(query.id)!);
+          return scoreAsAsked((limit) => ids(search(context, query.text, { ...options, limit }).results), dataset.qrels.get(query.id)!);
         }),
       );
     };
@@ -109,7 +109,7 @@ async function measure(dataset: BeirDataset): Promise<SetReport> {
     // small enough for a full scan otherwise): what the approximate search costs in quality.
     const partitionedLane = new SemanticLane(embedder, new VectorStore(store, { partitionFromValues: 1 }), { queryBudgetMs: 120_000 });
     await partitionedLane.prepare();
-    for (const query of dataset.queries) lists.set(query.id, await partitionedLane.nearest(query.text, DEPTH));
+    for (const query of dataset.queries) lists.set(query.id, await partitionedLane.nearest(query.text, RECALL_DEPTH));
     run(`lane ${DEFAULT_WEIGHT}, partitioned`, { ...FULL, listWeights: { semantic: DEFAULT_WEIGHT } }, true);
     partitionedOverlap = await overlapWithExact(store, dataset, lists);
   } finally {
@@ -174,11 +174,14 @@ async function vocabularyGap(dataset: BeirDataset): Promise<SetReport['gap']> {
     const withLane: Array<[number, number]> = [];
     for (const query of dataset.queries) {
       const judged = dataset.qrels.get(query.id)!;
-      const plain = ids(search({ store, vocabulary: () => vocabulary }, query.text, FULL).results);
-      const semantic = await lane.nearest(query.text, DEPTH);
-      const fused = ids(search({ store, vocabulary: () => vocabulary, semantic }, query.text, FULL).results);
-      lexical.push([recallAt(plain, judged, 10), recallAt(plain, judged, 100)]);
-      withLane.push([recallAt(fused, judged, 10), recallAt(fused, judged, 100)]);
+      const semantic = await lane.nearest(query.text, RECALL_DEPTH);
+      // R@10 from a search at the default limit, R@100 from one of 100, as scoreAsAsked scores.
+      const recalls = (context: SearchContext): [number, number] => {
+        const at = (limit: number) => recallAt(ids(search(context, query.text, { ...FULL, limit }).results), judged, limit);
+        return [at(DEFAULT_SEARCH_OPTIONS.limit), at(RECALL_DEPTH)];
+      };
+      lexical.push(recalls({ store, vocabulary: () => vocabulary }));
+      withLane.push(recalls({ store, vocabulary: () => vocabulary, semantic }));
     }
     const average = (rows: Array<[number, number]>) => ({ r10: avg(rows.map((r) => r[0])), r100: avg(rows.map((r) => r[1])) });
     return { docsChanged: cut.size, lexical: average(lexical), withLane: average(withLane) };

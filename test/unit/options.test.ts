@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { filtersFor, resolveSearchOptions } from '../../src/core/options.ts';
 
-test('candidate depth defaults to max(10, 2 × limit) and the rerank window is deeper than the limit', () => {
+test('candidate depth defaults to max(100, 2 × limit) and the rerank window is deeper than the limit', () => {
   const small = resolveSearchOptions({ limit: 3 });
-  assert.equal(small.candidateDepth, 10);
-  const big = resolveSearchOptions({ limit: 25 });
-  assert.equal(big.candidateDepth, 50);
+  assert.equal(small.candidateDepth, 100);
+  const big = resolveSearchOptions({ limit: 60 });
+  assert.equal(big.candidateDepth, 120);
   assert.ok(big.rerankWindow > big.limit);
 });
 

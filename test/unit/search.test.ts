@@ -91,6 +91,25 @@ test('a candidate fused just below the limit can be promoted by the proximity re
   store.close();
 });
 
+test('asking for three results finds the chunk both lists agree on, as asking for thirty does', () => {
+  // Fifteen notes hold `connecting`'s stem (the Porter list's first fifteen) and fifteen logs hold
+  // it inside longer words (the trigram list's); only the answer holds the word itself, sixteenth
+  // in both lists. Fusion puts it first, if the lists are read that deep whatever the limit.
+  const files: Record<string, Array<{ text: string; title: string }>> = {};
+  for (let i = 0; i < 15; i++) {
+    files[`stemmed${i}.md`] = [{ title: `Note ${i}`, text: `connected connection note ${i}` }];
+    files[`inside${i}.md`] = [{ title: `Log ${i}`, text: `reconnecting disconnecting log ${i}` }];
+  }
+  files['answer.md'] = [{ title: 'Sockets', text: 'sockets keep connecting' }];
+  const context = contextFor(storeWith(files));
+  const many = search(context, 'connecting', { limit: 30 });
+  assert.equal(many.results[0]?.path, 'answer.md');
+  assert.equal(many.results[0].explain.porter?.rank, 16, 'below the first fifteen in the Porter list');
+  const few = search(context, 'connecting', { limit: 3 });
+  assert.equal(few.results[0]?.path, 'answer.md', 'a small limit does not cut the lists above it');
+  context.store.close();
+});
+
 test('the rerank keeps a chunk BM25 clearly preferred above one that only holds the words as a phrase once', () => {
   // The promotion above works because the noise outscored the answer by little. Here the design
   // note says both words eight times and the aside says them once in a long text: RRF alone puts

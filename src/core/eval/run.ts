@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SearchOptionsInput } from '../options.ts';
+import { DEFAULT_SEARCH_OPTIONS, type SearchOptionsInput } from '../options.ts';
 import { search } from '../search/pipeline.ts';
 import { Vocabulary } from '../search/fuzzy.ts';
 import { IndexStore } from '../store/store.ts';
 import type { BeirDataset } from './beir.ts';
-import { mean, score, type Scores } from './metrics.ts';
+import { mean, recallAt, score, type Judgments, type Scores } from './metrics.ts';
 
 export const ABLATIONS = {
   porter: { stages: { trigram: false, proximity: false, feedback: false }, fuzzy: 'off' },
@@ -29,7 +29,17 @@ export interface EvalReport {
   results: Record<Ablation, Scores>;
 }
 
-const DEPTH = 100;
+/** Results a search returns for R@100. */
+export const RECALL_DEPTH = 100;
+
+/**
+ * A query's scores as a person or an agent meets them: nDCG@10 and MRR@10 from a search at the
+ * default limit, R@100 from a search of 100. The lists are read deeper for a larger limit, so a
+ * search of 100 ranks its first 10 a little differently than the search people run.
+ */
+export function scoreAsAsked(ranked: (limit: number) => readonly string[], judged: Judgments): Scores {
+  return { ...score(ranked(DEFAULT_SEARCH_OPTIONS.limit), judged), recall100: recallAt(ranked(RECALL_DEPTH), judged, RECALL_DEPTH) };
+}
 
 export function evaluate(dataset: BeirDataset, split: string, ablations: readonly Ablation[] = Object.keys(ABLATIONS) as Ablation[]): EvalReport {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fused-eval-'));
@@ -47,13 +57,12 @@ export function evaluate(dataset: BeirDataset, split: string, ablations: readonl
     const context = { store, vocabulary: () => vocabulary };
     const results = {} as Record<Ablation, Scores>;
     for (const ablation of ablations) {
-      const perQuery = dataset.queries.map((query) => {
-        const response = search(context, query.text, { ...ABLATIONS[ablation], limit: DEPTH });
-        return score(
-          response.results.map((r) => r.path),
+      const perQuery = dataset.queries.map((query) =>
+        scoreAsAsked(
+          (limit) => search(context, query.text, { ...ABLATIONS[ablation], limit }).results.map((r) => r.path),
           dataset.qrels.get(query.id)!,
-        );
-      });
+        ),
+      );
       results[ablation] = mean(perQuery);
     }
     return { dataset: dataset.name, split, queries: dataset.queries.length, results };
