@@ -105,9 +105,7 @@ const DEFAULT_CANDIDATE_DEPTH = 100;
 
 export const SEARCH_OPTION_SCHEMAS = {
   limit: wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.'),
-  candidateDepth: wholeNumber(0)
-    .default(0)
-    .describe(`Candidates taken from each lexical list; 0 means max(${DEFAULT_CANDIDATE_DEPTH}, 2 × limit).`),
+  candidateDepth: wholeNumber(0).default(0).describe(`Candidates taken from each lexical list; 0 means max(${DEFAULT_CANDIDATE_DEPTH}, 2 × limit).`),
   rrfK: number(0).default(60).describe("RRF's k: larger values flatten the difference between neighbouring ranks."),
   // The trigram list indexes each chunk's distinct words and matches inside them: it finds what
   // stemming cannot (`alloc` in `kmalloc`, a half-typed word) but ranks less precisely, so by

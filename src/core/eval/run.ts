@@ -58,10 +58,7 @@ export function evaluate(dataset: BeirDataset, split: string, ablations: readonl
     const results = {} as Record<Ablation, Scores>;
     for (const ablation of ablations) {
       const perQuery = dataset.queries.map((query) =>
-        scoreAsAsked(
-          (limit) => search(context, query.text, { ...ABLATIONS[ablation], limit }).results.map((r) => r.path),
-          dataset.qrels.get(query.id)!,
-        ),
+        scoreAsAsked((limit) => search(context, query.text, { ...ABLATIONS[ablation], limit }).results.map((r) => r.path), dataset.qrels.get(query.id)!),
       );
       results[ablation] = mean(perQuery);
     }
