@@ -53,6 +53,11 @@ const HIT_SHARE = 0.5;
 const MAX_FILLED_GAP = 2;
 /** A chunk of at most this many lines is printed whole when the result's allowance covers it. */
 const SMALL_CHUNK_LINES = 20;
+/**
+ * So is a longer one whose excerpt already holds this share of its lines. On the 40 questions of
+ * bench/agent-bytes.ts it printed one more answer in full (npm's update notifier) for 252 bytes.
+ */
+const MOSTLY_PRINTED_SHARE = 2 / 3;
 /** A whole chunk is printed instead of its excerpt when it costs at most this many bytes more. */
 const WHOLE_CHUNK_SLACK_BYTES = 160;
 /** A signature spans at most this many lines (a parameter list broken over lines). */
@@ -294,13 +299,15 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
     if (tail.length <= MAX_FILLED_GAP) tryAdd(tail);
   }
 
-  // A small chunk is printed whole when its lines are within the result's allowance, or cost
-  // little more than its excerpt. Within the allowance only if a line of it matched: a chunk found
-  // by its path alone (a file's header comment and imports, under `eqeqeq.js`) says nothing more
-  // whole than its location does.
+  // A chunk is printed whole when its lines are within the result's allowance and it is small or
+  // its excerpt already holds most of it (the rest would be a read_range call for a few lines),
+  // or when it costs little more than its excerpt. Within the allowance only if a line of it
+  // matched: a chunk found by its path alone (a file's header comment and imports, under
+  // `eqeqeq.js`) says nothing more whole than its location does.
   const all = new Set(nonBlank);
   const wholeCost = costOf(all);
-  const withinAllowance = hits.length > 0 && all.size <= Math.min(maxLines, SMALL_CHUNK_LINES);
+  const mostlyPrinted = chosen.size >= all.size * MOSTLY_PRINTED_SHARE;
+  const withinAllowance = hits.length > 0 && all.size <= maxLines && (all.size <= SMALL_CHUNK_LINES || mostlyPrinted);
   if (wholeCost <= budget && (withinAllowance || wholeCost <= used + WHOLE_CHUNK_SLACK_BYTES)) {
     chosen.clear();
     for (const i of all) chosen.add(i);

@@ -156,6 +156,23 @@ test('a small chunk is printed whole when that costs little more than its excerp
   assert.doesNotMatch(out.text, /not printed/);
 });
 
+test('a chunk whose excerpt already holds two thirds of its lines is printed whole, within the rank’s lines', () => {
+  // A matched line brings the lines of its block below it: ten retried lines print 29 of 36.
+  const drain = (retried: number) =>
+    [
+      'function drain(queue, started) {',
+      ...Array.from({ length: 34 }, (_, n) =>
+        n < retried ? `  retry(queue[${n}]); // attempt ${n}` : `  settle(queue[${n}], Date.now() - started, 'a longer line of ordinary code');`,
+      ),
+      '}',
+    ].join('\n');
+  const mostly = formatForAgent('retry', response([result(0, 36)]), { chunkText: () => drain(10) });
+  assert.deepEqual(mostly.shown[0]!.printed, [[10, 45]], 'the last settle() lines too, rather than a gap to read');
+  assert.doesNotMatch(mostly.text, /not printed/);
+  const partly = formatForAgent('retry', response([result(0, 36)]), { chunkText: () => drain(3) });
+  assert.deepEqual(partly.shown[0]!.printed, [[10, 31]], 'an excerpt of 22 lines of 36 stays an excerpt');
+});
+
 test('a small chunk none of whose lines holds a query word (found by its path) is not printed whole', () => {
   const header = [
     '/**',
