@@ -41,7 +41,13 @@ export function scoreAsAsked(ranked: (limit: number) => readonly string[], judge
   return { ...score(ranked(DEFAULT_SEARCH_OPTIONS.limit), judged), recall100: recallAt(ranked(RECALL_DEPTH), judged, RECALL_DEPTH) };
 }
 
-export function evaluate(dataset: BeirDataset, split: string, ablations: readonly Ablation[] = Object.keys(ABLATIONS) as Ablation[]): EvalReport {
+/** Scores each ablation on the dataset; `options` apply to every ablation's searches (bench/depth.ts varies the lists' depth). */
+export function evaluate(
+  dataset: BeirDataset,
+  split: string,
+  ablations: readonly Ablation[] = Object.keys(ABLATIONS) as Ablation[],
+  options: SearchOptionsInput = {},
+): EvalReport {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fused-eval-'));
   const store = new IndexStore(path.join(dir, 'eval.db'));
   try {
@@ -58,7 +64,10 @@ export function evaluate(dataset: BeirDataset, split: string, ablations: readonl
     const results = {} as Record<Ablation, Scores>;
     for (const ablation of ablations) {
       const perQuery = dataset.queries.map((query) =>
-        scoreAsAsked((limit) => search(context, query.text, { ...ABLATIONS[ablation], limit }).results.map((r) => r.path), dataset.qrels.get(query.id)!),
+        scoreAsAsked(
+          (limit) => search(context, query.text, { ...ABLATIONS[ablation], ...options, limit }).results.map((r) => r.path),
+          dataset.qrels.get(query.id)!,
+        ),
       );
       results[ablation] = mean(perQuery);
     }
