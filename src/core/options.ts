@@ -140,9 +140,9 @@ export const SEARCH_OPTION_SCHEMAS = {
   filters: searchFilters.prefault({}).describe('Which chunks may be results at all.'),
 };
 
-const searchOptionsSchema = z.object(SEARCH_OPTION_SCHEMAS);
-export type SearchOptions = z.output<typeof searchOptionsSchema>;
-export const DEFAULT_SEARCH_OPTIONS: SearchOptions = searchOptionsSchema.parse({});
+export type SearchOptions = z.output<z.ZodObject<typeof SEARCH_OPTION_SCHEMAS>>;
+/** What a search given no options runs with: the defaults, each `0` ("from the limit") resolved. */
+export const DEFAULT_SEARCH_OPTIONS: SearchOptions = resolveSearchOptions();
 
 export type SearchOptionsInput = Partial<Omit<SearchOptions, 'stages' | 'listWeights'>> & {
   stages?: Partial<SearchOptions['stages']>;
