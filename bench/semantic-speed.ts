@@ -226,7 +226,7 @@ const megabytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) 
 
 console.log(`\nThe semantic list at ${ROWS.toLocaleString('en-US')} chunks (one thread; ${DEPTH} nearest, as a default search asks)\n`);
 console.log(
-  '| vectors | dims | rows | read into memory at open (in steps) | lane p50 / p95, ms | exact float32 scan p50 / p95, ms | lane finds of the exact top 10 / top 80 | bytes per vector on disk | int8 copy in memory, MB |',
+  `| vectors | dims | rows | read into memory at open (in steps) | lane p50 / p95, ms | exact float32 scan p50 / p95, ms | lane finds of the exact top 10 / top ${DEPTH} | bytes per vector on disk | int8 copy in memory, MB |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of scanRows) console.log(row);
