@@ -98,7 +98,7 @@ const MAX_AGENT_LIMIT = 50;
  * Candidates each lexical list gives the fusion, whatever the limit. A chunk both lists rank 30th
  * outscores one only a list ranks first, so lists cut at twice a small limit lose the answers
  * fusion exists to find: at limit 10, lists 20 deep gave nDCG@10 0.701 / 0.427 / 0.383 on
- * scifact / cosqa / cranfield, 100 deep 0.707 / 0.437 / 0.402, 200 deep 0.709 / 0.441 / 0.402
+ * scifact / cosqa / cranfield, 100 deep 0.707 / 0.437 / 0.401, 200 deep 0.709 / 0.441 / 0.402
  * (`npm run bench:depth`). On the Linux tree 100 deep costs a warm query nothing measurable and a
  * first keystroke about a millisecond; from 150 deep a warm query's p95 grows by 6 ms.
  */
