@@ -4,6 +4,7 @@
 // trees we index are C (code.ts recognises a C++ header by its content).
 
 import type { ChunkKind } from '../types.ts';
+import { baseName } from './lines.ts';
 
 // The three tables keep one line per language, so its names read together; a formatter would give
 // every name a line of its own.
@@ -78,7 +79,7 @@ export function languageKind(language: string): ChunkKind {
  * `firstLine` is a shebang that names an interpreter we know (scripts often have no extension).
  */
 export function detectLanguage(relPath: string, firstLine?: string): string {
-  const name = (relPath.split(/[\\/]/).pop() ?? relPath).toLowerCase();
+  const name = baseName(relPath).toLowerCase();
   const byName = BY_FILE_NAME[name];
   if (byName) return byName;
   const dot = name.lastIndexOf('.');

@@ -74,7 +74,8 @@ export function shortLabel(text: string, max = 80): string {
   return `${flat.slice(0, cut).trimEnd()}…`;
 }
 
-function baseName(relPath: string): string {
+/** The file name without folders: what a chunk's title names the file by. */
+export function baseName(relPath: string): string {
   const parts = relPath.split(/[\\/]/);
   return parts[parts.length - 1] || relPath;
 }

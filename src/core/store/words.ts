@@ -1,6 +1,7 @@
 // The word lists the substring and vocabulary tables index instead of a chunk's full text, and
 // the title the full-text tables index a chunk under.
 
+import { baseName } from '../chunk/lines.ts';
 import type { ChunkKind } from '../types.ts';
 
 const WORD = /[\p{L}\p{M}\p{N}_]{3,}/gu;
@@ -33,7 +34,7 @@ export interface ChunkWords {
  */
 export function indexedTitle(path: string, chunk: { title: string; kind: ChunkKind }): string {
   if (chunk.kind !== 'code') return chunk.title;
-  const fileName = path.split(/[\\/]/).pop()!;
+  const fileName = baseName(path);
   return chunk.title.includes(fileName) ? chunk.title : `${fileName} ${chunk.title}`;
 }
 
