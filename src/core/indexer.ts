@@ -3,7 +3,7 @@
 
 import { realpath, stat as statFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createChunker, type Chunker } from './chunk/index.ts';
+import { CHUNKING_REVISIONS, createChunker, type Chunker } from './chunk/index.ts';
 import { crawl, createPathFilter, isSecretFile, type CrawlOptions, type PathFilter } from './crawl/index.ts';
 import { recentFirst } from './crawl/recent.ts';
 import type { IndexOptions } from './options.ts';
@@ -199,6 +199,13 @@ export class Indexer {
         onProgress(progress);
       }
     };
+
+    // Files an older chunker chunked are changed files to this sync (and to every later one until
+    // done). On a full disk they wait for a later sync: the marks are one transaction with the
+    // revisions they record.
+    await this.inWriteTurn(() => this.store.markChunkedBefore(CHUNKING_REVISIONS)).catch((error: unknown) => {
+      if (!isDiskFull(error)) throw error;
+    });
 
     for (const relPath of firstPaths.slice(0, FIRST_PATHS_MAX)) {
       if (signal?.aborted) break;

@@ -124,6 +124,49 @@ test('exported and default-exported declarations are symbols; multi-line arrow f
   assert.ok(chunks[3]?.text.startsWith('namespace Tools {') && chunks[3].text.endsWith('}'));
 });
 
+/** An object literal of `count` entries, each a few lines, as npm's config definitions are. */
+function definitionTable(head: string, count: number, tail = '}'): string {
+  const entries = Array.from(
+    { length: count },
+    (_, i) => `  'option-${i}': new Definition('option-${i}', {\n    default: ${i},\n    description: 'what option ${i} does',\n  }),`,
+  );
+  return `${head} {\n${entries.join('\n')}\n${tail}\n`;
+}
+
+test('an object literal of many entries over the cap is chunked one entry per chunk, titled by its key', async () => {
+  for (const [file, head, tail, name] of [
+    ['definitions.js', 'const definitions =', '}', 'definitions'],
+    ['commands.js', 'module.exports =', '}', 'module.exports'],
+    ['routes.ts', 'export const routes =', '} as const', 'routes'],
+    ['config.ts', 'export default', '}', 'default'],
+  ]) {
+    const text = definitionTable(head!, 12, tail);
+    const { chunks } = await tight.chunk(file!, text);
+    const entries = chunks.filter((c) => c.title.startsWith(`${name} > `));
+    assert.equal(entries.length, 12, `${file}: ${titles(chunks).join(' | ')}`);
+    assert.equal(entries[3]?.title, `${name} > option-3`);
+    assert.deepEqual([entries[3]?.startLine, entries[3]?.endLine], [line(text, "'option-3'"), line(text, "'option-3'") + 3]);
+    // Every line is still in exactly one chunk.
+    assert.equal(
+      chunks.reduce((sum, c) => sum + c.endLine - c.startLine + 1, 0),
+      text.split('\n').length - 1,
+      file,
+    );
+  }
+  // Under the cap the same table stays one chunk.
+  assert.deepEqual(titles((await chunker.chunk('definitions.js', definitionTable('const definitions =', 12))).chunks), ['definitions']);
+});
+
+test("an object of a few big members (an ESLint rule's meta and create) is cut by lines as a long function is, not split by member", async () => {
+  const text = `module.exports = {\n  meta: {\n    type: 'problem',\n${body(8, '    ', (i) => `option${i}: { type: 'boolean' },`)}\n  },\n  create(context) {\n${body(20, '    ')}\n  },\n};\n`;
+  const { chunks } = await tight.chunk('lib/rules/rule.js', text);
+  assert.ok(chunks.length > 1, 'over the cap');
+  assert.ok(
+    chunks.every((c) => /^module\.exports \(part \d+\)$/.test(c.title)),
+    titles(chunks).join(' | '),
+  );
+});
+
 test('test files are chunked by their describe/test calls', async () => {
   const text = `describe('chunker', () => {\n  it('works', () => {\n    expect(1).toBe(1);\n  });\n});\n`;
   const { chunks } = await chunker.chunk('x.test.js', text);

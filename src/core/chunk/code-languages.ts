@@ -34,6 +34,11 @@ export interface CodeLanguage {
   name?: (node: Node) => string | undefined;
   /** Parse C/C++ with function bodies hidden from the parser (see skeleton.ts). */
   skeleton?: SkeletonMode;
+  /**
+   * The node holding a container's members, for containers the generic rule (a `body` field, else
+   * a last child that is a block) does not find; undefined to use that rule.
+   */
+  members?: (node: Node) => Node | null | undefined;
 }
 
 /** Node types that belong to the symbol right below them when they sit on the lines just above it. */
@@ -42,12 +47,16 @@ export const LEADING_TYPES: ReadonlySet<string> = new Set(['comment', 'line_comm
 const leaf: NodeRule = { role: 'leaf' };
 const multiLine: NodeRule = { role: 'leaf', minLines: 3 };
 const container: NodeRule = { role: 'container' };
+const multiLineContainer: NodeRule = { role: 'container', minLines: 3 };
 const scope: NodeRule = { role: 'scope' };
 const transparent: NodeRule = { role: 'transparent' };
 const wrapper: NodeRule = { role: 'wrapper' };
 
 const common: Record<string, NodeRule> = { ERROR: transparent };
 
+// A declaration, assignment, property or call whose value is an object literal of many entries is
+// a container of them (`javascriptMembers`): npm's config definitions, a table of commands or
+// routes, chunked one entry per chunk when the whole is over the cap, as a class is by method.
 const javascriptRules: Record<string, NodeRule> = {
   ...common,
   function_declaration: leaf,
@@ -56,12 +65,15 @@ const javascriptRules: Record<string, NodeRule> = {
   class: container,
   method_definition: leaf,
   field_definition: multiLine,
-  lexical_declaration: multiLine,
-  variable_declaration: multiLine,
+  lexical_declaration: multiLineContainer,
+  variable_declaration: multiLineContainer,
   export_statement: wrapper,
   expression_statement: wrapper,
-  assignment_expression: multiLine,
-  call_expression: multiLine,
+  assignment_expression: multiLineContainer,
+  call_expression: multiLineContainer,
+  pair: multiLineContainer,
+  // Reached only through `export default {…}`.
+  object: multiLineContainer,
   function_expression: leaf,
   arrow_function: leaf,
 };
@@ -94,13 +106,80 @@ function javascriptName(node: Node): string | undefined {
       const label = first && (first.type === 'string' || first.type === 'template_string') ? `(${shortLabel(first.text, 50)})` : '';
       return callee ? `${shortLabel(callee, 40)}${label}` : undefined;
     }
+    case 'pair': {
+      const key = node.childForFieldName('key')?.text;
+      return key ? shortLabel(key.replace(/^(['"`])(.*)\1$/s, '$2'), 80) : undefined;
+    }
     case 'function_expression':
     case 'arrow_function':
     case 'class':
       // Only reached through `export default`.
       return fieldText(node, 'name') ?? 'default';
+    case 'object':
+      return 'default';
     default:
       return undefined;
+  }
+}
+
+/**
+ * Entries (properties and methods) an object literal needs to be chunked by entry. An object of a
+ * few big members is one piece of behaviour, cut by lines as a long function is: split into its
+ * `meta` and its `create`, an ESLint rule's `meta` (the option names, the messages) outranked the
+ * code that applies them, and two answers of bench/agent-bytes.ts were no longer printed in full.
+ */
+const MIN_TABLE_ENTRIES = 8;
+
+/** The containers whose members are an object literal's entries rather than a body's. */
+const VALUE_CONTAINERS: ReadonlySet<string> = new Set([
+  'lexical_declaration',
+  'variable_declaration',
+  'assignment_expression',
+  'call_expression',
+  'pair',
+  'object',
+]);
+
+/**
+ * The object literal whose entries are the members of a JavaScript container: the value of a
+ * declaration (of one name), an assignment or a property, through `as const` and `satisfies`, or a
+ * call's last argument (`defineComponent({…})`, `new Definition('name', {…})`), when it has
+ * MIN_TABLE_ENTRIES entries. Null when the value is something else; undefined for the classes and
+ * namespaces, which the generic rule handles.
+ */
+function javascriptMembers(node: Node): Node | null | undefined {
+  if (!VALUE_CONTAINERS.has(node.type)) return undefined;
+  const object = objectLiteralOf(node, 0);
+  const entries = object?.namedChildren.filter((child) => child?.type === 'pair' || child?.type === 'method_definition').length ?? 0;
+  return entries >= MIN_TABLE_ENTRIES ? object : null;
+}
+
+/** Wrappers followed down to an object literal; deeper nesting (`((({…})))`) is not a table. */
+const MAX_VALUE_WRAPPERS = 4;
+
+function objectLiteralOf(node: Node | null | undefined, depth: number): Node | null {
+  if (!node || depth > MAX_VALUE_WRAPPERS) return null;
+  switch (node.type) {
+    case 'object':
+      return node;
+    case 'lexical_declaration':
+    case 'variable_declaration': {
+      const declarators = node.namedChildren.filter((child) => child?.type === 'variable_declarator');
+      return declarators.length === 1 ? objectLiteralOf(declarators[0]!.childForFieldName('value'), depth + 1) : null;
+    }
+    case 'assignment_expression':
+      return objectLiteralOf(node.childForFieldName('right'), depth + 1);
+    case 'pair':
+      return objectLiteralOf(node.childForFieldName('value'), depth + 1);
+    case 'as_expression':
+    case 'satisfies_expression':
+    case 'parenthesized_expression':
+      return objectLiteralOf(node.firstNamedChild, depth + 1);
+    case 'call_expression':
+    case 'new_expression':
+      return objectLiteralOf(node.childForFieldName('arguments')?.lastNamedChild, depth + 1);
+    default:
+      return null;
   }
 }
 
@@ -215,9 +294,9 @@ function cssName(node: Node): string | undefined {
 }
 
 export const CODE_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
-  typescript: { grammar: 'typescript', rules: typescriptRules, name: javascriptName },
-  tsx: { grammar: 'tsx', rules: typescriptRules, name: javascriptName },
-  javascript: { grammar: 'javascript', rules: javascriptRules, name: javascriptName },
+  typescript: { grammar: 'typescript', rules: typescriptRules, name: javascriptName, members: javascriptMembers },
+  tsx: { grammar: 'tsx', rules: typescriptRules, name: javascriptName, members: javascriptMembers },
+  javascript: { grammar: 'javascript', rules: javascriptRules, name: javascriptName, members: javascriptMembers },
   python: {
     grammar: 'python',
     rules: { ...common, function_definition: leaf, class_definition: container, decorated_definition: wrapper },

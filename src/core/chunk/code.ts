@@ -143,7 +143,7 @@ function collect(ctx: Context, parent: Node, path: readonly string[], depth: num
       const { rule, target } = symbol;
       if (rule.role === 'transparent') collect(ctx, target, path, depth + 1, items);
       else if (rule.role === 'scope') {
-        const body = bodyOf(target);
+        const body = bodyOf(ctx.spec, target);
         const first = items.length;
         if (body) collect(ctx, body, target.childForFieldName('name') ? [...path, symbolName(target, ctx.spec)] : path, depth + 1, items);
         // `namespace store {` is no chunk of its own: it leads the scope's first symbol.
@@ -192,7 +192,9 @@ function resolve(spec: CodeLanguage, node: Node, lines: number): { rule: NodeRul
   return null;
 }
 
-function bodyOf(node: Node): Node | null {
+function bodyOf(spec: CodeLanguage, node: Node): Node | null {
+  const members = spec.members?.(node);
+  if (members !== undefined) return members;
   const body = node.childForFieldName('body');
   if (body) return body;
   const last = node.lastNamedChild;
@@ -267,7 +269,7 @@ function emitScope(
 function emitItem(ctx: Context, out: ChunkDraft[], item: Item, depth: number): void {
   const title = item.path.join(' > ');
   if (item.container && depth < MAX_DEPTH && rangeBytes(ctx.src, item.start, item.end) > ctx.maxBytes) {
-    const body = bodyOf(item.container);
+    const body = bodyOf(ctx.spec, item.container);
     const members: Item[] = [];
     if (body) collect(ctx, body, item.path, depth + 1, members);
     if (members.length > 0) {

@@ -144,6 +144,8 @@ const REWRITTEN_META = 'rewrittenSinceMerge';
 const WORD_COUNTS_META = 'commonWordCounts';
 /** Where builds before `commonWordCounts` kept the commonest words alone. */
 const OLD_COMMON_WORDS_META = 'commonWords';
+/** The meta key holding the chunking revision each language's files were chunked with, a JSON object (see `markChunkedBefore`). */
+const CHUNKING_META = 'chunkingRevisions';
 /** The meta key holding the paths kept out as secrets, a JSON list. */
 const SECRET_FILES_META = 'secretFiles';
 /** Paths a status shows of the secret files; the count is exact. */
@@ -754,6 +756,32 @@ export class IndexStore {
     } catch {
       return [];
     }
+  }
+
+  /**
+   * Marks as changed the files of each language whose chunking revision is newer than the one the
+   * index holds, and records the new revisions: the next sync reads and chunks them again as it
+   * does an edited file, while searches keep answering from the old chunks. An index that records
+   * none was chunked at revision 0. Returns how many files were marked.
+   */
+  markChunkedBefore(revisions: Readonly<Record<string, number>>): number {
+    return this.transaction(() => {
+      let stored: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(this.meta(CHUNKING_META) ?? '{}');
+        if (parsed && typeof parsed === 'object') stored = parsed as Record<string, unknown>;
+      } catch {
+        // Unreadable: every language with a revision is chunked again, which is always safe.
+      }
+      const behind = Object.keys(revisions).filter((language) => revisions[language]! > (typeof stored[language] === 'number' ? stored[language] : 0));
+      if (behind.length === 0) return 0;
+      // An mtime no file has and no hash make the next sync read the file and chunk it.
+      const marked = this.db
+        .prepare("UPDATE files SET mtime = -1, hash = '' WHERE language IN (SELECT value FROM json_each(?))")
+        .run(JSON.stringify(behind)).changes;
+      this.setMeta(CHUNKING_META, JSON.stringify({ ...stored, ...revisions }));
+      return marked;
+    });
   }
 
   setSecretFiles(paths: Iterable<string>): void {
