@@ -327,9 +327,14 @@ interface Printed {
   lines: Set<number>;
 }
 
-/** The results of the tool's text: each file line, the ` [N] a-b …` headers under it and their `  line: text` lines. */
+/**
+ * The results of the tool's text: each file line, the ` [N] a-b …` headers under it and their
+ * `  line: text` lines. A result's copies the text names (`  (same text also at p:a-b, …)`) count
+ * as results of the same rank whose lines were printed: their text is the result's, line for line.
+ */
 function parseAnswer(text: string): Printed[] {
   const results: Printed[] = [];
+  const copies: Array<{ of: Printed; path: string; start: number; end: number }> = [];
   let file = '';
   let previous = '';
   for (const line of text.split('\n')) {
@@ -337,8 +342,14 @@ function parseAnswer(text: string): Printed[] {
     const printed = /^ {2}(\d+):/.exec(line);
     if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
     else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
-    else if (previous === '' && line !== '' && !line.startsWith(' ') && !line.startsWith('[')) file = line;
+    else if (line.startsWith('  (same text also at ') && results.length > 0) {
+      for (const [, path, start, end] of line.matchAll(/([^\s,]+):(\d+)-(\d+)/g)) copies.push({ of: results.at(-1)!, path: path!, start: Number(start), end: Number(end) });
+    } else if (previous === '' && line !== '' && !line.startsWith(' ') && !line.startsWith('[')) file = line;
     previous = line;
+  }
+  for (const copy of copies) {
+    const shift = copy.start - copy.of.start;
+    results.push({ ...copy.of, path: copy.path, start: copy.start, end: copy.end, lines: new Set([...copy.of.lines].map((line) => line + shift)) });
   }
   return results;
 }

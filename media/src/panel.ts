@@ -2,7 +2,7 @@
 // sends (protocol: src/protocol/panel.ts) and sends back searches and clicks. Text that
 // comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
 
-import { describe } from '../../src/core/describe.ts';
+import { copiesNote, describe } from '../../src/core/describe.ts';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -141,6 +141,9 @@ function renderState(state: PanelState): void {
   folderFilter.hidden = state.folders.length < 2;
 }
 
+/** Places of a result's copies its tooltip names. */
+const COPIES_ON_HOVER = 10;
+
 function snippet(result: FolderResult): HTMLElement {
   const pre = el('pre', 'snippet');
   let at = 0;
@@ -190,7 +193,14 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   badge.textContent = STAGE_LABEL[result.stage];
   head.append(toggle, open, badge);
   const where = `${multiRoot ? `${result.folderName} › ` : ''}${showPath ? result.path : ''}:${result.startLine}–${result.endLine}`;
-  item.append(head, el('div', 'where', where), snippet(result));
+  const whereLine = el('div', 'where', where);
+  if (result.copies) {
+    // The count on the line, the places on hover: a section pasted into 35 pages would fill the panel.
+    const copies = el('span', 'copies', ` · same text in ${result.copies.length} more place${result.copies.length === 1 ? '' : 's'}`);
+    copies.title = copiesNote(result.copies, COPIES_ON_HOVER);
+    whereLine.append(copies);
+  }
+  item.append(head, whereLine, snippet(result));
   let details: HTMLElement | undefined;
   toggle.addEventListener('click', () => {
     if (details) {

@@ -5,8 +5,11 @@ import type { IndexSummary } from '../core/indexer.ts';
 import type { LocateAnswer } from '../core/locate.ts';
 import { clueSummary } from '../core/locate-output.ts';
 import type { IndexStats } from '../core/store/store.ts';
-import { describeAsText } from '../core/describe.ts';
+import { copiesNote, describeAsText } from '../core/describe.ts';
 import type { SearchResponse, SearchResult } from '../core/types.ts';
+
+/** Copies of a result's text named by place; the others are counted. */
+const COPIES_LISTED = 3;
 
 const n = (value: number) => value.toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -60,6 +63,7 @@ export function formatResults(response: SearchResponse, options: { explain: bool
     const where = `${result.path}:${result.startLine}-${result.endLine}`;
     lines.push(`${String(index + 1).padStart(2)}  ${bold(where)}  ${result.stage.padEnd(9)}  ${result.title}`);
     lines.push(`    ${dim(highlight(result, options.color))}`);
+    if (result.copies) lines.push(`    ${dim(copiesNote(result.copies, COPIES_LISTED))}`);
     if (options.explain) lines.push(...describeAsText(result).map((line) => `    ${line}`));
   });
   return lines.join('\n');

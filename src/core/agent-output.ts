@@ -14,7 +14,7 @@
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
 // for the whole truth. The budget counts UTF-8 bytes of the whole text, notices included.
 
-import { describeAsText, partialNote } from './describe.ts';
+import { copiesNote, describeAsText, partialNote } from './describe.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
 
@@ -29,6 +29,8 @@ const MAX_TITLE_CHARS = 100;
  * first two results (20, 8, then 4, 2, 2, 1) saved 7% of the bytes and printed four fewer.
  */
 const LINES_BY_RANK = [40, 20, 1];
+/** Copies of a result's text named by place (the others are counted): one is where to look, more is bytes. */
+const COPIES_LISTED = 2;
 /** Lines of context printed above and below a matched line. */
 const CONTEXT_ABOVE = 1;
 const CONTEXT_BELOW = 2;
@@ -219,6 +221,7 @@ function resultBlock(
   const total = result.endLine - result.startLine + 1;
   const headFor = (printed: number) =>
     ` [${rank}] ${result.startLine}-${result.endLine} ${oneLine(result.title, MAX_TITLE_CHARS)} · chunk ${result.chunkId} · lines ${printed}/${total}\n` +
+    (result.copies ? `  (${copiesNote(result.copies, COPIES_LISTED)})\n` : '') +
     (options.explain ? `  why: ${describeAsText(result).join('; ')}\n` : '');
   // The header with the widest count it can have, so the body's room is known before the count is.
   const fixed = bytes(headFor(total));

@@ -5,7 +5,7 @@
 //
 // Pure and free of Node: the webview bundles it for the browser.
 
-import type { IndexingSoFar, ListName, SearchResult } from './types.ts';
+import type { ChunkCopy, IndexingSoFar, ListName, SearchResult } from './types.ts';
 
 export interface DescribedLine {
   /** What the line is about; hosts lay lines out by it. */
@@ -65,6 +65,16 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
 /** The described lines as plain text, `Label: text` each, for hosts that print text. */
 export function describeAsText(result: Pick<SearchResult, 'score' | 'explain'>): string[] {
   return describe(result).map((line) => `${line.label}: ${line.text}`);
+}
+
+/**
+ * Where a result's text is repeated, in one line: `same text also at a.md:45-65, b.md:3-9 and 32
+ * more`. Every host that prints results says it the same way.
+ */
+export function copiesNote(copies: readonly ChunkCopy[], listed: number): string {
+  const at = copies.slice(0, listed).map((copy) => `${copy.path}:${copy.startLine}-${copy.endLine}`);
+  const more = copies.length - at.length;
+  return `same text also at ${at.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** What every host says of results from an index whose first run is not finished. */

@@ -12,7 +12,7 @@ import { filteredDepth, search } from './search/pipeline.ts';
 import { IndexLease, type LeaseOptions } from './index-lease.ts';
 import { isBusy } from './store/database.ts';
 import { IndexStore, VOCABULARY_PAGE_WORDS, type CatalogEntry, type IndexStats, type StoredChunk } from './store/store.ts';
-import type { SearchResponse } from './types.ts';
+import type { SearchResponse, SearchResult } from './types.ts';
 import type { EmbedderConfig } from './semantic/embedder.ts';
 import { SemanticLane, type EmbedOutcome, type EmbedPassOptions, type SemanticList } from './semantic/lane.ts';
 import { createEmbedder } from './semantic/providers.ts';
@@ -357,10 +357,11 @@ export class Engine {
     for (let pass = 1; ; pass++) {
       // Checked at once, with no turn of the event loop since the answer: a batch written meanwhile
       // could have replaced its chunks.
-      const stale = this.staleFiles(answer.results.map((result) => result.path));
+      // The places a result names as copies of its text are results too, folded.
+      const stale = this.staleFiles(answer.results.flatMap((result) => [result.path, ...(result.copies ?? []).map((copy) => copy.path)]));
       if (stale.length === 0) return answer;
       const skip = new Set(stale);
-      const withoutStale = { ...answer, results: answer.results.filter((result) => !skip.has(result.path)) };
+      const withoutStale = { ...answer, results: answer.results.filter((result) => !skip.has(result.path)).map((result) => withoutCopiesIn(result, skip)) };
       // A mass change under way can keep making results stale: after a few rounds, leave them out.
       if (pass > STALE_REFRESH_PASSES) return withoutStale;
       try {
@@ -641,4 +642,12 @@ export class Engine {
     }
     return { vocabulary, builtAt, files, checkedAt: builtAt };
   }
+}
+
+/** The result without the copies that sit in the given files. */
+function withoutCopiesIn(result: SearchResult, paths: ReadonlySet<string>): SearchResult {
+  if (!result.copies?.some((copy) => paths.has(copy.path))) return result;
+  const { copies, ...rest } = result;
+  const kept = copies.filter((copy) => !paths.has(copy.path));
+  return kept.length > 0 ? { ...rest, copies: kept } : rest;
 }

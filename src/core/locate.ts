@@ -307,8 +307,10 @@ async function searchWords(keeper: IndexKeeper, query: string, board: Board): Pr
   const response = await keeper.search(query, { limit: SEARCH_RESULTS, fuzzy: 'off', stages: { feedback: false } });
   const best = response.results[0]?.score;
   if (!best) return;
-  const byFile = new Map<string, typeof response.results>();
-  for (const result of response.results) {
+  // A copy of a result's text (a vendored file, an amalgamated header) is the same evidence for its own file.
+  const hits = response.results.flatMap((result) => [result, ...(result.copies ?? []).map((copy) => ({ ...result, ...copy }))]);
+  const byFile = new Map<string, typeof hits>();
+  for (const result of hits) {
     const list = byFile.get(result.path);
     if (list) list.push(result);
     else byFile.set(result.path, [result]);

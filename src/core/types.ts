@@ -129,6 +129,20 @@ export interface SearchResult {
   snippet: string;
   matches: MatchRange[];
   explain: Explanation;
+  /**
+   * Other chunks whose text is this one's (a section pasted into many pages, a vendored or built
+   * copy), found among the ranked candidates, best first; absent when there are none. They are
+   * folded into this result instead of taking results of their own.
+   */
+  copies?: ChunkCopy[];
+}
+
+/** Where a copy of a result's text is. */
+export interface ChunkCopy {
+  chunkId: number;
+  path: string;
+  startLine: number;
+  endLine: number;
 }
 
 /** How far a first index has got: files read of files found, when a run is known. */

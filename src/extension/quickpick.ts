@@ -25,11 +25,17 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
   const meaning = result.explain.semantic;
   return {
     label: `${icon} ${result.title || result.path}`,
-    description: `${where} · ${result.stage}${meaning ? ` · semantic #${meaning.rank}, cosine ${meaning.cosine.toFixed(2)}` : ''}`,
+    description: `${where} · ${result.stage}${meaning ? ` · semantic #${meaning.rank}, cosine ${meaning.cosine.toFixed(2)}` : ''}${copiesCount(result)}`,
     detail: oneLine(result.snippet),
     alwaysShow: true,
     result,
   };
+}
+
+/** ` · same text in 3 more places`, when the result stands for copies of its text. */
+export function copiesCount(result: FolderResult): string {
+  const count = result.copies?.length ?? 0;
+  return count > 0 ? ` · same text in ${count} more place${count === 1 ? '' : 's'}` : '';
 }
 
 /** What the quick pick's title says about the answer: the corrected query, and a semantic lane that sat it out. */

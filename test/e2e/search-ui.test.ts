@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { suite, test } from 'mocha';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 
@@ -48,6 +50,31 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     assert.match(await explain.innerText(), /lexical match \d+%/);
     assert.match(await explain.innerText(), /Proximity: ×\d+\.\d\d \(title /, 'the rerank in the words the CLI and the agent text use too');
     await screenshot('panel');
+  });
+
+  test('the panel shows a section pasted into several files once, with the count of its copies and their places on hover', async () => {
+    const { page, openPanel } = workbench();
+    // The workspace file's folders are relative to it; `notes` is the fixture's second folder.
+    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const pages = ['pasted-a.md', 'pasted-b.md', 'pasted-c.md'].map((name) => path.join(notes, name));
+    for (const file of pages) writeFileSync(file, '# Okapi\n\nThe okapi relay drains the queue before every deploy.\n');
+    try {
+      const view = await openPanel();
+      const query = view.locator('#query input');
+      await query.waitFor();
+      const copies = view.locator('.result .copies');
+      // The files reach the index a moment after they are written: search again until they have.
+      for (let attempt = 0; (await copies.count()) === 0; attempt++) {
+        assert.ok(attempt < 40, 'the pasted section never showed as one result with copies');
+        await query.fill(attempt % 2 === 0 ? 'okapi relay' : 'okapi relay queue');
+        await page.waitForTimeout(500);
+      }
+      assert.equal(await view.locator('.result', { hasText: 'Okapi' }).count(), 1, 'one result for the three pages');
+      assert.match(await copies.innerText(), /^\s*· same text in 2 more places$/);
+      assert.match((await copies.getAttribute('title')) ?? '', /^same text also at pasted-\w\.md:1-3, pasted-\w\.md:1-3$/);
+    } finally {
+      for (const file of pages) rmSync(file, { force: true });
+    }
   });
 
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {

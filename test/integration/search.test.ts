@@ -5,6 +5,7 @@ import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
 import type { IndexState } from '../../src/extension/indexing.ts';
+import { itemFor } from '../../src/extension/quickpick.ts';
 
 const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
 const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
@@ -88,6 +89,19 @@ suite('indexing and searching a multi-root workspace', () => {
     const answer = await search('walrus migration');
     assert.ok(answer);
     assert.ok(!answer.results.some((r) => r.path === 'walrus.md'), 'a deleted file is never a result');
+  });
+
+  test('a section pasted into several files is one result, and its quick pick item counts the copies', async () => {
+    const pages = ['pasted-one.md', 'pasted-two.md', 'pasted-three.md'].map((name) => path.join(folder('notes'), name));
+    for (const page of pages) writeFileSync(page, '# Narwhal\n\nThe narwhal rotation schedule pages whoever holds the tusk.\n');
+    try {
+      const answer = await eventually('narwhal rotation', (a) => a.results.some((r) => r.copies?.length === 2));
+      const pasted = answer.results.filter((r) => r.path.startsWith('pasted-'));
+      assert.equal(pasted.length, 1, 'one result for the three pages');
+      assert.match(itemFor(pasted[0]!, true).description ?? '', / · same text in 2 more places$/);
+    } finally {
+      for (const page of pages) rmSync(page);
+    }
   });
 
   test('a file renamed on disk is found under its new name only', async () => {

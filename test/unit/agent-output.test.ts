@@ -279,3 +279,32 @@ test('the CLI prints with --agent what the MCP search tool answers, within --bud
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'fused-search: --budget must be a whole number from 512 to 262144\n');
 });
+
+test('a result that stands for copies of its text says where they are, at a terminal and for agents', () => {
+  const root = tempDir('fused-copies-cli-');
+  const section = '## Workspaces\n\nSet to true to run the command in the context of all configured workspaces.\n';
+  for (const command of ['audit', 'bugs', 'ci', 'dedupe', 'diff']) {
+    fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'docs', `npm-${command}.md`), section);
+  }
+  fs.writeFileSync(path.join(root, 'workspaces.md'), '# Workspaces\n\nWorkspaces group the packages of one repository; a command can run in each.\n');
+  const db = path.join(root, 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+  const human = execFileSync(process.execPath, [CLI, 'search', 'configured workspaces', '--db', db], { encoding: 'utf8' });
+  assert.equal(human.match(/^ *\d+ {2}docs\/npm-/gm)?.length, 1, `one result for the five pages:\n${human}`);
+  assert.match(human, /^ {4}same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 1 more$/m);
+  assert.match(human, /^ *2 {2}workspaces\.md/m, 'the other answer takes the next place');
+  const agent = execFileSync(process.execPath, [CLI, 'search', 'configured workspaces', '--db', db, '--agent'], { encoding: 'utf8' });
+  assert.match(agent, /^ \[1\] 1-3 Workspaces · chunk \d+ · lines 3\/3\n {2}\(same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 2 more\)\n/m);
+  assert.match(agent, /^2 results for "configured workspaces" in 2 files/);
+});
+
+test('the copies line counts against the budget like any header', () => {
+  const copies = Array.from({ length: 40 }, (_, i) => ({ chunkId: 500 + i, path: `docs/commands/npm-command-${i}.md`, startLine: 300, endLine: 320 }));
+  const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 40), copies }));
+  for (const budget of [MIN_AGENT_BUDGET_BYTES, 1000, 2048]) {
+    const out = formatForAgent('retry', response(results), { budgetBytes: budget, chunkText: (id) => chunkText(id - 100, 40) });
+    assert.ok(out.bytes <= budget, `budget ${budget}: ${out.bytes} bytes`);
+    assert.ok(out.text.includes('(same text also at docs/commands/npm-command-0.md:300-320, docs/commands/npm-command-1.md:300-320 and 38 more)'));
+  }
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { search } from '../../src/core/search/pipeline.ts';
+import type { SearchResult } from '../../src/core/types.ts';
 import { contextFor, storeWith } from './helpers/store.ts';
 
 const filler = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word} ipsum dolor ${i}`).join(' ');
@@ -76,7 +77,7 @@ test('a candidate fused just below the limit can be promoted by the proximity re
   // holds the exact phrase. It fuses below a limit of 5 but the rerank window reaches it.
   const files: Record<string, Array<{ text: string; title: string }>> = {};
   for (let i = 0; i < 8; i++) {
-    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache ${filler(20)} invalidation` }];
+    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache ${filler(20)} invalidation ${i}` }];
   }
   files['answer.md'] = [{ title: 'Notes', text: `${filler(30)} cache invalidation ${filler(30)}` }];
   const store = storeWith(files);
@@ -377,9 +378,10 @@ test('a corrected query keeps identifiers whole and leads the results', () => {
 });
 
 test("the file's name and folders count as a chunk's title: `semver satisfies` prefers the satisfies function in semver's own folder", () => {
+  // The same function in both (not quite the same text: a copy would be folded into one result).
   const text = 'const satisfies = (version, range) => new Range(range).test(version) // the semver range check';
   const store = storeWith({
-    'lib/helpers/node.js': [{ title: 'satisfies', text }],
+    'lib/helpers/node.js': [{ title: 'satisfies', text: `${text}, as ours` }],
     'node_modules/semver/functions/satisfies.js': [{ title: 'satisfies', text }],
   });
   const { results } = search(contextFor(store), 'semver satisfies');
@@ -416,5 +418,35 @@ test("a query naming a file finds the function that answers it, not the file's h
   const { results } = search(contextFor(store), 'eqeqeq smart');
   assert.equal(results[0]?.title, 'module.exports > create', `first: ${results[0]?.path} ${results[0]?.title}`);
   assert.equal(results[0]?.path, 'lib/rules/eqeqeq.js');
+  store.close();
+});
+
+test('a section pasted into many pages is one result that names its copies; the slots go to other answers', () => {
+  // npm's docs repeat each config option's section in every command's page.
+  const section = '#### `workspaces` Default: null. Set to true to run the command in the context of all configured workspaces.';
+  const files: Record<string, Array<{ text: string; title: string }>> = {};
+  for (let i = 0; i < 12; i++) files[`docs/commands/npm-cmd${i}.md`] = [{ title: 'Configuration > workspaces', text: section }];
+  files['lib/definitions.js'] = [
+    {
+      title: 'definitions > workspaces',
+      text: "workspaces: new Definition('workspaces', { default: null, description: 'run the command in all configured workspaces' })",
+    },
+  ];
+  files['docs/using-npm/workspaces.md'] = [
+    { title: 'Workspaces', text: 'Workspaces let you run a command in the context of all configured workspaces at once.' },
+  ];
+  const store = storeWith(files);
+  const { results } = search(contextFor(store), 'workspaces configured command', { limit: 5 });
+  const pasted = results.filter((r) => r.path.startsWith('docs/commands/'));
+  assert.equal(pasted.length, 1, `one result for the pasted section: ${results.map((r) => r.path).join(', ')}`);
+  const [kept] = pasted as [SearchResult];
+  assert.equal(kept.copies?.length, 11, 'it names the eleven other pages');
+  assert.ok(
+    (kept.copies ?? []).every((copy) => copy.path.startsWith('docs/commands/') && copy.path !== kept.path && copy.startLine === 1),
+    'each copy is another page, with its lines',
+  );
+  const paths = results.map((r) => r.path);
+  assert.ok(paths.includes('lib/definitions.js') && paths.includes('docs/using-npm/workspaces.md'), `the other answers made the page: ${paths.join(', ')}`);
+  assert.equal(results.filter((r) => r.copies).length, 1, 'a result with a text of its own has no copies');
   store.close();
 });
