@@ -304,13 +304,12 @@ function rareWords(keeper: IndexKeeper, extracted: Extracted): string[] {
 async function searchWords(keeper: IndexKeeper, query: string, board: Board): Promise<void> {
   // No typo retry: a name the index does not hold is someone else's code, not a misspelling of
   // ours. No feedback list: the query is a dozen distinctive words already, and it costs a pass.
-  const response = await keeper.search(query, { limit: SEARCH_RESULTS, fuzzy: 'off', stages: { feedback: false } });
+  // Copies unfolded: a copy of a chunk in another file is evidence for that file, at its own rank.
+  const response = await keeper.search(query, { limit: SEARCH_RESULTS, fuzzy: 'off', stages: { feedback: false, copies: false } });
   const best = response.results[0]?.score;
   if (!best) return;
-  // A copy of a result's text (a vendored file, an amalgamated header) is the same evidence for its own file.
-  const hits = response.results.flatMap((result) => [result, ...(result.copies ?? []).map((copy) => ({ ...result, ...copy }))]);
-  const byFile = new Map<string, typeof hits>();
-  for (const result of hits) {
+  const byFile = new Map<string, typeof response.results>();
+  for (const result of response.results) {
     const list = byFile.get(result.path);
     if (list) list.push(result);
     else byFile.set(result.path, [result]);

@@ -134,6 +134,8 @@ export const SEARCH_OPTION_SCHEMAS = {
       proximity: z.boolean().default(true),
       feedback: z.boolean().default(true),
       semantic: z.boolean().default(true),
+      /** Chunks of the same text as one result with its `copies`; off for `locate`, which ranks each copy's file on its own. */
+      copies: z.boolean().default(true),
     })
     .prefault({})
     .describe('Turn single stages off, for ablations and for the UI\'s "why" views.'),
@@ -294,6 +296,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
       proximity: validOrDefault(stages.proximity, input.stages?.proximity),
       feedback: validOrDefault(stages.feedback, input.stages?.feedback),
       semantic: validOrDefault(stages.semantic, input.stages?.semantic),
+      copies: validOrDefault(stages.copies, input.stages?.copies),
     },
     filters: input.filters ?? {},
   };

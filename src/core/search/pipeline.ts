@@ -84,7 +84,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
     const corrected = run(context.store, retry.terms, semantic, options);
     // The two rankings folded their copies apart: a chunk of one can copy a chunk of the other.
     const folder = new CopyFolder<Ranked>();
-    ranked = merge(ranked, corrected.ranked).filter((entry) => folder.add(entry));
+    ranked = merge(ranked, corrected.ranked).filter((entry) => !options.stages.copies || folder.add(entry));
     feedbackWords = corrected.feedbackWords;
   }
 
@@ -169,7 +169,7 @@ function rank(
     const chunk = store.chunk(candidate.id);
     if (!chunk || !accept(chunk)) continue;
     const entry = { chunk, fused: candidate, copies: [] };
-    if (folder.add(entry)) pool.push(entry);
+    if (!options.stages.copies || folder.add(entry)) pool.push(entry);
   }
 
   const explainRrf = (c: FusedCandidate) => ({ score: c.score, k: options.rrfK, contributions: c.contributions });
