@@ -33,7 +33,7 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
 }
 
 /** ` · same text in 3 more places`, when the result stands for copies of its text. */
-export function copiesCount(result: FolderResult): string {
+function copiesCount(result: FolderResult): string {
   const count = result.copies?.length ?? 0;
   return count > 0 ? ` · same text in ${count} more place${count === 1 ? '' : 's'}` : '';
 }

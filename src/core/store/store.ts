@@ -765,16 +765,17 @@ export class IndexStore {
    * none was chunked at revision 0. Returns how many files were marked.
    */
   markChunkedBefore(revisions: Readonly<Record<string, number>>): number {
+    let stored: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(this.meta(CHUNKING_META) ?? '{}');
+      if (parsed && typeof parsed === 'object') stored = parsed as Record<string, unknown>;
+    } catch {
+      // Unreadable: every language with a revision is chunked again, which is always safe.
+    }
+    const behind = Object.keys(revisions).filter((language) => revisions[language]! > (typeof stored[language] === 'number' ? stored[language] : 0));
+    // Every sync asks; only the first after a chunker change writes.
+    if (behind.length === 0) return 0;
     return this.transaction(() => {
-      let stored: Record<string, unknown> = {};
-      try {
-        const parsed: unknown = JSON.parse(this.meta(CHUNKING_META) ?? '{}');
-        if (parsed && typeof parsed === 'object') stored = parsed as Record<string, unknown>;
-      } catch {
-        // Unreadable: every language with a revision is chunked again, which is always safe.
-      }
-      const behind = Object.keys(revisions).filter((language) => revisions[language]! > (typeof stored[language] === 'number' ? stored[language] : 0));
-      if (behind.length === 0) return 0;
       // An mtime no file has and no hash make the next sync read the file and chunk it.
       const marked = this.db
         .prepare("UPDATE files SET mtime = -1, hash = '' WHERE language IN (SELECT value FROM json_each(?))")
