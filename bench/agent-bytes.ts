@@ -343,7 +343,8 @@ function parseAnswer(text: string): Printed[] {
     if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
     else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
     else if (line.startsWith('  (same text also at ') && results.length > 0) {
-      for (const [, path, start, end] of line.matchAll(/([^\s,]+):(\d+)-(\d+)/g)) copies.push({ of: results.at(-1)!, path: path!, start: Number(start), end: Number(end) });
+      for (const [, path, start, end] of line.matchAll(/([^\s,]+):(\d+)-(\d+)/g))
+        copies.push({ of: results.at(-1)!, path: path!, start: Number(start), end: Number(end) });
     } else if (previous === '' && line !== '' && !line.startsWith(' ') && !line.startsWith('[')) file = line;
     previous = line;
   }
