@@ -132,6 +132,21 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
           new vscode.CodeLens(range, { title: 'next ▸', command: 'fusedSearch.nextResult', tooltip: 'Next Fused Search result' }),
         );
       });
+      // A copy folded into a result is marked too, and its lens opens the result it was folded into.
+      results.forEach((result, i) => {
+        for (const copy of result.copies ?? []) {
+          if (copy.absPath !== document.uri.fsPath) continue;
+          const line = resultRange(copy, document).start;
+          lenses.push(
+            new vscode.CodeLens(new vscode.Range(line, line), {
+              title: `Fused #${i + 1} of ${results.length} · same text as ${result.path}:${result.startLine}`,
+              command: 'fusedSearch.openResult',
+              arguments: [i],
+              tooltip: `${result.title}: this chunk's text is result #${i + 1}'s, which stands for it`,
+            }),
+          );
+        }
+      });
     }
     if (options.chunks) {
       const where = this.index.folderOf(document.uri);

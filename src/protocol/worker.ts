@@ -12,7 +12,7 @@ import type { IndexProgress, IndexSummary } from '../core/indexer.ts';
 import type { KeeperStats } from '../core/index-keeper.ts';
 import type { LocateAnswer, LocatedFile } from '../core/locate.ts';
 import type { EmbedProgress } from '../core/semantic/lane.ts';
-import type { IndexingSoFar, SearchResult } from '../core/types.ts';
+import type { ChunkCopy, IndexingSoFar, SearchResult } from '../core/types.ts';
 
 /** Identifies one workspace folder (its URI as a string); one engine and one database each. */
 export type FolderId = string;
@@ -46,10 +46,16 @@ export type FolderSpec = z.input<typeof folderSpec>;
 const searchOptions = z.strictObject(SEARCH_OPTION_SCHEMAS).partial();
 
 /** A result with the workspace folder it came from. */
-export interface FolderResult extends SearchResult {
+export interface FolderResult extends Omit<SearchResult, 'copies'> {
   folder: FolderId;
   folderName: string;
   /** Absolute path of the file. */
+  absPath: string;
+  copies?: FolderCopy[];
+}
+
+/** A copy of a result's text, with its file's absolute path (copies sit in the result's folder). */
+export interface FolderCopy extends ChunkCopy {
   absPath: string;
 }
 

@@ -118,7 +118,14 @@ async function closeFolder(entry: Folder): Promise<void> {
 }
 
 function withFolder(spec: FolderSpec, result: SearchResult): FolderResult {
-  return { ...result, folder: spec.id, folderName: spec.name, absPath: path.join(spec.root, result.path) };
+  const { copies, ...rest } = result;
+  return {
+    ...rest,
+    folder: spec.id,
+    folderName: spec.name,
+    absPath: path.join(spec.root, result.path),
+    ...(copies ? { copies: copies.map((copy) => ({ ...copy, absPath: path.join(spec.root, copy.path) })) } : {}),
+  };
 }
 
 function kept(targets: Folder[]): KeptFolder<FolderSpec>[] {

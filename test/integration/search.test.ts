@@ -3,7 +3,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { SearchAnswer } from '../../src/protocol/worker.ts';
+import type { FolderResult, SearchAnswer } from '../../src/protocol/worker.ts';
 import type { IndexState } from '../../src/extension/indexing.ts';
 import { itemFor } from '../../src/extension/quickpick.ts';
 
@@ -91,14 +91,25 @@ suite('indexing and searching a multi-root workspace', () => {
     assert.ok(!answer.results.some((r) => r.path === 'walrus.md'), 'a deleted file is never a result');
   });
 
-  test('a section pasted into several files is one result, and its quick pick item counts the copies', async () => {
+  test('a section pasted into several files is one result: its quick pick item counts the copies, and a lens marks each copy', async () => {
     const pages = ['pasted-one.md', 'pasted-two.md', 'pasted-three.md'].map((name) => path.join(folder('notes'), name));
     for (const page of pages) writeFileSync(page, '# Narwhal\n\nThe narwhal rotation schedule pages whoever holds the tusk.\n');
     try {
       const answer = await eventually('narwhal rotation', (a) => a.results.some((r) => r.copies?.length === 2));
       const pasted = answer.results.filter((r) => r.path.startsWith('pasted-'));
       assert.equal(pasted.length, 1, 'one result for the three pages');
-      assert.match(itemFor(pasted[0]!, true).description ?? '', / · same text in 2 more places$/);
+      const [kept] = pasted as [FolderResult];
+      assert.match(itemFor(kept, true).description ?? '', / · same text in 2 more places$/);
+      // The search set the result list the lenses mark: a copy's file gets one naming the result.
+      const copy = kept.copies![0]!;
+      // Lenses are asked of open documents only.
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(copy.absPath));
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
+      const index = answer.results.indexOf(kept);
+      const mark = lenses.find((lens) => lens.command?.title.startsWith(`Fused #${index + 1} of ${answer.results.length} · same text as ${kept.path}:`));
+      assert.ok(mark, `a lens on the copy: ${lenses.map((lens) => lens.command?.title).join(' | ')}`);
+      assert.equal(mark.range.start.line, copy.startLine - 1);
+      assert.deepEqual(mark.command?.arguments, [index], 'it opens the result the copy was folded into');
     } finally {
       for (const page of pages) rmSync(page);
     }
