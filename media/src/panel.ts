@@ -2,7 +2,7 @@
 // sends (protocol: src/protocol/panel.ts) and sends back searches and clicks. Text that
 // comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
 
-import { copiesNote, describe } from '../../src/core/describe.ts';
+import { copiesCount, copiesNote, describe } from '../../src/core/describe.ts';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -196,7 +196,7 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   const whereLine = el('div', 'where', where);
   if (result.copies) {
     // The count on the line, the places on hover: a section pasted into 35 pages would fill the panel.
-    const copies = el('span', 'copies', ` · same text in ${result.copies.length} more place${result.copies.length === 1 ? '' : 's'}`);
+    const copies = el('span', 'copies', ` · ${copiesCount(result.copies)}`);
     copies.title = copiesNote(result.copies, COPIES_ON_HOVER);
     whereLine.append(copies);
   }

@@ -77,6 +77,11 @@ export function copiesNote(copies: readonly ChunkCopy[], listed: number): string
   return `same text also at ${at.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
+/** How many places a result's text is repeated in, where a host has room for a count only: `same text in 3 more places`. */
+export function copiesCount(copies: readonly ChunkCopy[]): string {
+  return `same text in ${copies.length} more place${copies.length === 1 ? '' : 's'}`;
+}
+
 /** What every host says of results from an index whose first run is not finished. */
 export function partialNote(partial: IndexingSoFar): string {
   const { filesDone, filesFound } = partial;

@@ -3,7 +3,7 @@
 // chunk with its range highlighted; Enter opens it; Escape puts the editor back where it was.
 
 import * as vscode from 'vscode';
-import { partialNote } from '../core/describe.ts';
+import { copiesCount, partialNote } from '../core/describe.ts';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import { openResult, resultRange, resultUri, type ResultsModel } from './results.ts';
@@ -25,17 +25,11 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
   const meaning = result.explain.semantic;
   return {
     label: `${icon} ${result.title || result.path}`,
-    description: `${where} · ${result.stage}${meaning ? ` · semantic #${meaning.rank}, cosine ${meaning.cosine.toFixed(2)}` : ''}${copiesCount(result)}`,
+    description: `${where} · ${result.stage}${meaning ? ` · semantic #${meaning.rank}, cosine ${meaning.cosine.toFixed(2)}` : ''}${result.copies ? ` · ${copiesCount(result.copies)}` : ''}`,
     detail: oneLine(result.snippet),
     alwaysShow: true,
     result,
   };
-}
-
-/** ` · same text in 3 more places`, when the result stands for copies of its text. */
-function copiesCount(result: FolderResult): string {
-  const count = result.copies?.length ?? 0;
-  return count > 0 ? ` · same text in ${count} more place${count === 1 ? '' : 's'}` : '';
 }
 
 /** What the quick pick's title says about the answer: the corrected query, and a semantic lane that sat it out. */

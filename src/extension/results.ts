@@ -118,22 +118,21 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
     if (options.results) {
       const results = this.model.results;
       results.forEach((result, i) => {
-        if (result.absPath !== document.uri.fsPath) return;
-        const line = resultRange(result, document).start;
-        const range = new vscode.Range(line, line);
-        lenses.push(
-          new vscode.CodeLens(range, {
-            title: `Fused #${i + 1} of ${results.length} · ${result.stage}`,
-            command: 'fusedSearch.openResult',
-            arguments: [i],
-            tooltip: `${result.title} — score ${result.score.toFixed(4)}`,
-          }),
-          new vscode.CodeLens(range, { title: '◂ previous', command: 'fusedSearch.previousResult', tooltip: 'Previous Fused Search result' }),
-          new vscode.CodeLens(range, { title: 'next ▸', command: 'fusedSearch.nextResult', tooltip: 'Next Fused Search result' }),
-        );
-      });
-      // A copy folded into a result is marked too, and its lens opens the result it was folded into.
-      results.forEach((result, i) => {
+        if (result.absPath === document.uri.fsPath) {
+          const line = resultRange(result, document).start;
+          const range = new vscode.Range(line, line);
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: `Fused #${i + 1} of ${results.length} · ${result.stage}`,
+              command: 'fusedSearch.openResult',
+              arguments: [i],
+              tooltip: `${result.title} — score ${result.score.toFixed(4)}`,
+            }),
+            new vscode.CodeLens(range, { title: '◂ previous', command: 'fusedSearch.previousResult', tooltip: 'Previous Fused Search result' }),
+            new vscode.CodeLens(range, { title: 'next ▸', command: 'fusedSearch.nextResult', tooltip: 'Next Fused Search result' }),
+          );
+        }
+        // A copy folded into the result is marked too, and its lens opens the result.
         for (const copy of result.copies ?? []) {
           if (copy.absPath !== document.uri.fsPath) continue;
           const line = resultRange(copy, document).start;

@@ -25,7 +25,8 @@ export { detectLanguage } from './language.ts';
  * Bumped for a language when the same text would now be chunked differently, so that an index
  * built before chunks that language's files again at its next sync (IndexStore.markChunkedBefore)
  * rather than keeping the old chunks until each file is edited. Languages not listed are at 0.
- * 1: JavaScript and TypeScript objects of many entries over the cap are chunked per entry.
+ * 1: JavaScript and TypeScript objects of many entries over the cap are chunked per entry, and a
+ *    multi-line `export default {…}` is a symbol of its own.
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = { javascript: 1, typescript: 1, tsx: 1 };
 
