@@ -264,6 +264,9 @@ const ESLINT_QUESTIONS: Question[] = [
  * Held out: written after the excerpt rules were tuned on the 40 questions above, answers located
  * by hand before the first run, to see the rules on questions they were not tuned on. The Linux
  * 6.1 kernel's `kernel/` folder (C), from Debian's linux-source-6.1 package (bench/lib/linux-tree.ts).
+ * They were located in 6.1.176; Debian's package moved on to 6.1.192, where every answer's lines
+ * are the same text, five of them a few lines further down (fork, signal, posix-cpu-timers, params,
+ * sched/core), so the ranges below are 6.1.192's.
  */
 const KERNEL_QUESTIONS: Question[] = [
   {
@@ -274,7 +277,7 @@ const KERNEL_QUESTIONS: Question[] = [
   {
     question: 'Where does fork refuse a user with too many processes?',
     query: 'fork too many processes RLIMIT_NPROC check',
-    answers: [{ path: 'fork.c', start: 2230, end: 2234 }],
+    answers: [{ path: 'fork.c', start: 2239, end: 2243 }],
   },
   {
     question: 'What does the kernel print about a hung task?',
@@ -294,7 +297,7 @@ const KERNEL_QUESTIONS: Question[] = [
   {
     question: 'How are the other threads of a group killed?',
     query: 'kill all other threads in thread group SIGKILL',
-    answers: [{ path: 'signal.c', start: 1376, end: 1385 }],
+    answers: [{ path: 'signal.c', start: 1380, end: 1389 }],
   },
   {
     question: 'Where do PIDs wrap around after pid_max?',
@@ -304,17 +307,17 @@ const KERNEL_QUESTIONS: Question[] = [
   {
     question: 'What happens when a process exceeds RLIMIT_CPU?',
     query: 'RLIMIT_CPU exceeded send SIGXCPU SIGKILL',
-    answers: [{ path: 'time/posix-cpu-timers.c', start: 1022, end: 1031 }],
+    answers: [{ path: 'time/posix-cpu-timers.c', start: 1073, end: 1082 }],
   },
   {
     question: 'What is printed for an unknown kernel command-line parameter?',
     query: 'unknown kernel parameter error message parse args',
-    answers: [{ path: 'params.c', start: 194, end: 199 }],
+    answers: [{ path: 'params.c', start: 196, end: 201 }],
   },
   {
     question: 'What does the kernel print on scheduling while atomic?',
     query: 'scheduling while atomic bug message',
-    answers: [{ path: 'sched/core.c', start: 5779, end: 5780 }],
+    answers: [{ path: 'sched/core.c', start: 5791, end: 5792 }],
   },
 ];
 
@@ -362,6 +365,18 @@ interface Repo {
   questions: Question[];
   /** Reported apart from the total of the questions the rules were tuned on. */
   heldOut?: boolean;
+  /** The version the answers' line ranges belong to; another version's lines may have moved. */
+  locatedIn: string;
+  versionAt: (root: string) => string;
+}
+
+const packageVersion = (root: string): string => (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The kernel's version from the top-level Makefile of the tree `kernelFolder` is in. */
+function kernelVersion(kernelFolder: string): string {
+  const makefile = fs.readFileSync(path.join(kernelFolder, '..', 'Makefile'), 'utf8');
+  const field = (name: string) => new RegExp(`^${name} = (\\d+)`, 'm').exec(makefile)?.[1] ?? '?';
+  return `${field('VERSION')}.${field('PATCHLEVEL')}.${field('SUBLEVEL')}`;
 }
 
 interface Totals {
@@ -384,6 +399,12 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
   const client = new Client({ name: 'agent-bytes', version: '1.0.0' });
   await client.connect(clientSide);
   process.stdout.write(`${repo.name}: ${root}, ${summary.files} files, ${summary.chunks} chunks\n`);
+  const version = repo.versionAt(root);
+  if (version !== repo.locatedIn) {
+    process.stdout.write(
+      `  WARNING: the answers were located in ${repo.name} ${repo.locatedIn}, this is ${version}: their lines may have moved, and this row is not comparable\n`,
+    );
+  }
   const t: Totals = { questions: repo.questions.length, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
   for (const [n, q] of repo.questions.entries()) {
     const result = (await client.callTool({ name: 'search', arguments: { query: q.query, ...extra } })) as CallToolResult;
@@ -454,9 +475,22 @@ async function main(): Promise<void> {
   if (values.answers) fs.mkdirSync(values.answers, { recursive: true });
   const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
   const repos: Repo[] = [
-    { name: 'npm', root: () => path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'), questions: NPM_QUESTIONS },
-    { name: 'eslint', root: () => path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS },
-    { name: 'kernel', root: () => path.join(linuxTree(), 'kernel'), questions: KERNEL_QUESTIONS, heldOut: true },
+    {
+      name: 'npm',
+      root: () => path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'),
+      questions: NPM_QUESTIONS,
+      locatedIn: '11.19.1',
+      versionAt: packageVersion,
+    },
+    { name: 'eslint', root: () => path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS, locatedIn: '10.15.0', versionAt: packageVersion },
+    {
+      name: 'kernel',
+      root: () => path.join(linuxTree(), 'kernel'),
+      questions: KERNEL_QUESTIONS,
+      heldOut: true,
+      locatedIn: '6.1.192',
+      versionAt: kernelVersion,
+    },
   ].filter((r) => !values.repo || values.repo.includes(r.name));
   process.stdout.write(`limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n`);
   const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'search tok', 'files tok', 'rank', 'lines']];
