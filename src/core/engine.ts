@@ -78,6 +78,9 @@ const SEARCH_DRIFT_SHARE = 0.25;
  */
 const COMMON_WORDS = 24;
 
+/** How many times a host runs its warm-up queries (warmUpQueries). */
+const WARM_UP_ROUNDS = 8;
+
 /**
  * What a vocabulary build stores of the words' chunk counts (IndexStore.saveCommonWordCounts): the
  * words in more chunks than a list scores whole, whose counts a search then need not take, and at
@@ -106,7 +109,11 @@ function commonWordCounts(words: readonly string[], docFreq: readonly number[]):
  * (the fuzzy retry). The least common of the commonest words cost least of those whose postings
  * the cache holds. On the Linux tree a host's first query took p50 / p95 18–20 / 52–57 ms with
  * these and the stored vocabulary read at open, against 33 / 64–65 ms without (bench:first-query,
- * two runs of each, alternating).
+ * two runs of each, alternating). Once is not enough for V8 to optimise the pipeline's hot
+ * functions, and a first query then ran its loops unoptimised: WARM_UP_ROUNDS times over, the
+ * host's first query after a second took p50 / p95 16–18 / 38–45 ms against 28 / 62 ms run once
+ * (16 queries × 2–3 fresh processes each, the two interleaved query by query); 24 rounds did no
+ * better than 8, which take about 250 ms more of the open's idle steps.
  */
 function warmUpQueries(commonest: readonly string[]): string[] {
   if (commonest.length < 3) return [];
@@ -400,7 +407,9 @@ export class Engine {
       () => this.store.warmUp(),
       ...commonest.map((word) => () => this.store.readPostings(word)),
       () => this.readStoredVocabulary(),
-      ...warmUpQueries(commonest).map((query) => () => void this.searchIndexed(query)),
+      ...Array.from({ length: WARM_UP_ROUNDS }, () => warmUpQueries(commonest))
+        .flat()
+        .map((query) => () => void this.searchIndexed(query)),
     ];
   }
 

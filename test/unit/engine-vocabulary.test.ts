@@ -161,7 +161,7 @@ test('an index made before the vocabulary was kept by word length gains the tabl
   engine.close();
 });
 
-test('a kept vocabulary remembers the commonest words, and a host opening the index reads their postings and the vocabulary, and searches once, before anyone searches', async () => {
+test('a kept vocabulary remembers the commonest words, and a host opening the index reads their postings and the vocabulary, and runs a few searches over and over, before anyone searches', async () => {
   const dbFile = bigIndex(30);
   const first = await Engine.open({ dbFile });
   first.searchIndexed('kuberntes');
@@ -191,10 +191,12 @@ test('a kept vocabulary remembers the commonest words, and a host opening the in
     second.store.commonWordCounts().map(([word]) => word),
   );
   assert.equal(read.length, 24);
-  // A word, a question and a misspelling, which the fuzzy retry corrected.
-  assert.equal(searched.length, 3);
+  // A word, a question and a misspelling, which the fuzzy retry corrected, each asked several
+  // times over: once leaves the code they run unoptimised.
+  const rounds = searched.length / 3;
+  assert.ok(Number.isInteger(rounds) && rounds > 1, `${searched.length} warm-up searches`);
   assert.ok(searched.every((response) => response.results.length > 0));
-  assert.equal(searched.filter((response) => response.corrections.length > 0).length, 1);
+  assert.equal(searched.filter((response) => response.corrections.length > 0).length, rounds);
 
   // The vocabulary was read whole: a first typo of any length reads none of it.
   const lengths = countBucketReads(second);
