@@ -6,19 +6,22 @@
 // process, twice: as the CLI does (open, then search at once) and as a long-running host does
 // (open, let the keeper prepare what it prepares at open, then search: a person types a second
 // after the window opens), round after round (3 by default), so that the p95 is not the one
-// slowest of 16 processes on a shared machine. Warm: the same queries in one process, each first
-// as the process's first question of its kind (the store keeps the document counts a query asked
-// for, and later queries of the same words skip them), then five more rounds. Prints p50/p95 of each.
+// slowest of 16 processes on a shared machine. Warm: one more process, opened first, is asked each
+// query once as its first question of its kind (the store keeps the document counts a query asked
+// for, and later queries of the same words skip them), then again right after each of the query's
+// fresh processes, so that warm and first queries are timed in the same moments: on this shared
+// machine a run's load swings by half, and timed one phase after the other, that moved the
+// comparison more than the code did. Prints p50/p95 of each.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { IndexKeeper } from '../src/core/index-keeper.ts';
 import { linuxTree, percentileOf as pct } from './lib/corpora.ts';
 import { LINUX_QUERIES } from './lib/queries.ts';
 
 const QUERIES = LINUX_QUERIES.map((query) => query.text);
-const WARM_ROUNDS = 5;
 const HOST_SETTLE_MS = 1_000;
 
 const { values } = parseArgs({
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     root: { type: 'string' },
     child: { type: 'string' },
     host: { type: 'boolean', default: false },
+    warm: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
   },
 });
@@ -49,47 +53,71 @@ async function child(query: string): Promise<void> {
   process.stdout.write(JSON.stringify({ openMs, queryMs }));
 }
 
-/** Each query's first run in a fresh process, query after query, round after round. */
-function firstRuns(host: boolean): Array<{ query: string; openMs: number; queryMs: number }> {
-  return Array.from({ length: rounds }, () => QUERIES)
-    .flat()
-    .map((query) => {
-      const run = spawnSync(process.execPath, [process.argv[1]!, '--child', query, '--db', values.db, '--root', root, ...(host ? ['--host'] : [])], {
-        encoding: 'utf8',
-      });
-      if (run.status !== 0) throw new Error(`the child for "${query}" failed: ${run.stderr}`);
-      return { query, ...(JSON.parse(run.stdout) as { openMs: number; queryMs: number }) };
-    });
+/** A query's first run in a fresh process. */
+function firstRun(query: string, host: boolean): { openMs: number; queryMs: number } {
+  const run = spawnSync(process.execPath, [process.argv[1]!, '--child', query, '--db', values.db, '--root', root, ...(host ? ['--host'] : [])], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`the child for "${query}" failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { openMs: number; queryMs: number };
 }
 
-/** Warm runs: each query asked the first time in a process that has answered the ones before it (`fresh`), then asked again (`repeated`). */
-async function warm(): Promise<{ fresh: number[]; repeated: number[] }> {
+/** The warm process's side: answers each query read from stdin with the milliseconds it took. */
+async function warmServer(): Promise<void> {
   const keeper = await IndexKeeper.open({ root, dbFile: values.db, kind: 'bench' });
-  const fresh: number[] = [];
-  for (const query of QUERIES) {
+  process.stdout.write('ready\n');
+  for await (const query of readline.createInterface({ input: process.stdin })) {
     const started = performance.now();
     await keeper.search(query);
-    fresh.push(performance.now() - started);
-  }
-  const times: number[] = [];
-  for (let round = 0; round < WARM_ROUNDS; round++) {
-    for (const query of QUERIES) {
-      const started = performance.now();
-      await keeper.search(query);
-      times.push(performance.now() - started);
-    }
+    process.stdout.write(`${performance.now() - started}\n`);
   }
   await keeper.close();
-  // The process's very first query is the CLI's case, measured above.
-  return { fresh: fresh.slice(1), repeated: times };
+}
+
+/** The bench's side of the warm process. */
+async function startWarm(): Promise<{ ask: (query: string) => Promise<number>; close: () => Promise<void> }> {
+  const warmProcess = spawn(process.execPath, [process.argv[1]!, '--warm', '--db', values.db, '--root', root], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: warmProcess.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error('the warm process ended early');
+    return line.value;
+  };
+  await next();
+  return {
+    ask: async (query) => {
+      warmProcess.stdin.write(`${query}\n`);
+      return Number(await next());
+    },
+    close: () =>
+      new Promise((resolve) => {
+        warmProcess.once('exit', () => resolve());
+        warmProcess.stdin.end();
+      }),
+  };
 }
 
 if (values.child !== undefined) {
   await child(values.child);
+} else if (values.warm) {
+  await warmServer();
 } else {
-  const cli = firstRuns(false);
-  const host = firstRuns(true);
-  const warmTimes = await warm();
+  const warm = await startWarm();
+  // The process's very first query is the CLI's case, measured in the fresh processes.
+  const asked: number[] = [];
+  for (const query of QUERIES) asked.push(await warm.ask(query));
+  const askedFirst = asked.slice(1);
+  const cli: Array<{ query: string; openMs: number; queryMs: number }> = [];
+  const host: number[] = [];
+  const repeated: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const query of QUERIES) {
+      cli.push({ query, ...firstRun(query, false) });
+      host.push(firstRun(query, true).queryMs);
+      repeated.push(await warm.ask(query));
+    }
+  }
+  await warm.close();
   const row = (name: string, times: number[]) => `| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 95).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`;
   console.log(`first query after opening ${values.db}, ${QUERIES.length} queries × ${rounds} rounds, each in a fresh process\n`);
   console.log('| run | p50 ms | p95 ms | max ms |\n| --- | --- | --- | --- |');
@@ -105,16 +133,11 @@ if (values.child !== undefined) {
       cli.map((r) => r.queryMs),
     ),
   );
-  console.log(
-    row(
-      `first query, host (after ${HOST_SETTLE_MS} ms)`,
-      host.map((r) => r.queryMs),
-    ),
-  );
-  console.log(row(`warm, asked again (${WARM_ROUNDS} rounds)`, warmTimes.repeated));
-  console.log(row(`warm, asked the first time (the ${QUERIES.length - 1} after the process's first)`, warmTimes.fresh));
+  console.log(row(`first query, host (after ${HOST_SETTLE_MS} ms)`, host));
+  console.log(row("warm, asked again (after each query's fresh processes)", repeated));
+  console.log(row(`warm, asked the first time (the ${QUERIES.length - 1} after the process's first)`, askedFirst));
   const slowest = cli
-    .map(({ query, queryMs }, i) => ({ query, cli: queryMs, host: host[i]!.queryMs }))
+    .map(({ query, queryMs }, i) => ({ query, cli: queryMs, host: host[i]! }))
     .sort((a, b) => b.cli - a.cli)
     .slice(0, 3);
   console.log(`\nslowest first queries (CLI, then host): ${slowest.map((q) => `"${q.query}" ${q.cli.toFixed(1)} / ${q.host.toFixed(1)} ms`).join('; ')}`);
