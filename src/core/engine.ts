@@ -129,8 +129,8 @@ function warmUpQueries(commonest: readonly string[], holds: (word: string) => bo
  * (`spinlok`'s corrections 16 ms, 1 ms the second time).
  */
 function misspelling(commonest: readonly string[], holds: (word: string) => boolean): string | undefined {
-  for (const word of commonest) {
-    for (let at = 2; at < word.length - 1 && word.length >= 6; at++) {
+  for (const word of commonest.filter((candidate) => candidate.length >= 6)) {
+    for (let at = 2; at < word.length - 1; at++) {
       const typo = word.slice(0, at) + word.slice(at + 1);
       if (!holds(typo)) return typo;
     }
