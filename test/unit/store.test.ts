@@ -104,6 +104,21 @@ test('removing a file removes its chunks from every index and the catalog', () =
   store.close();
 });
 
+test('chunks read together are the chunks read one by one, and an id no chunk has is left out', () => {
+  const store = storeWith({
+    'a.ts': [{ text: 'function alpha() {}' }, { text: 'const beta = 2;' }],
+    'b.md': [{ title: 'Gamma', kind: 'prose', text: 'Gamma is a letter.' }],
+  });
+  const ids = (store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[]).reverse();
+  const missing = Math.max(...ids) + 1;
+  const together = store.chunks([...ids, missing]);
+  assert.deepEqual([...together.keys()].sort(), [...ids].sort());
+  for (const id of ids) assert.deepEqual(together.get(id), store.chunk(id));
+  assert.equal(together.get(missing), undefined);
+  assert.equal(store.chunks([]).size, 0);
+  store.close();
+});
+
 test('chunk text is stored once, in chunks: the full-text tables keep no copy, and the humps are not stored', () => {
   const store = storeWith({});
   const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];

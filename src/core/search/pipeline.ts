@@ -164,12 +164,17 @@ function rank(
   // Copies of a chunk take no room of their own, so the window holds as many different texts.
   const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate; copies: StoredChunk[] }> = [];
   const folder = new CopyFolder<(typeof pool)[number]>();
-  for (const candidate of fused) {
-    if (pool.length === window) break;
-    const chunk = store.chunk(candidate.id);
-    if (!chunk || !accept(chunk)) continue;
-    const entry = { chunk, fused: candidate, copies: [] };
-    if (!options.stages.copies || folder.add(entry)) pool.push(entry);
+  // Read a window's worth of candidates at a time: most searches fill the pool from the first.
+  for (let from = 0; from < fused.length && pool.length < window; from += window) {
+    const candidates = fused.slice(from, from + window);
+    const chunks = store.chunks(candidates.map((candidate) => candidate.id));
+    for (const candidate of candidates) {
+      const chunk = chunks.get(candidate.id);
+      if (!chunk || !accept(chunk)) continue;
+      const entry = { chunk, fused: candidate, copies: [] };
+      if (!options.stages.copies || folder.add(entry)) pool.push(entry);
+      if (pool.length === window) break;
+    }
   }
 
   const explainRrf = (c: FusedCandidate) => ({ score: c.score, k: options.rrfK, contributions: c.contributions });

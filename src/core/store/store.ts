@@ -239,6 +239,8 @@ export class IndexStore {
       insertWords: db.prepare('INSERT INTO fts_words (rowid, words) VALUES (?, ?)'),
       chunkById: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`),
+      chunksById: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
+          c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`),
       chunksOfFile: db.prepare(`SELECT c.id, f.path, f.language, c.ord, c.title, c.kind, c.start_line AS startLine,
           c.end_line AS endLine, c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.ord`),
       hasWord: db.prepare('SELECT 1 FROM fts_words WHERE fts_words MATCH ? LIMIT 1').pluck(),
@@ -405,6 +407,16 @@ export class IndexStore {
 
   chunk(id: number): StoredChunk | undefined {
     return this.statements.chunkById.get(id) as StoredChunk | undefined;
+  }
+
+  /**
+   * The chunks of these ids that exist, by id. One statement for them all: a statement costs
+   * 8–23 µs however little it reads, and a search reads 30 to 60 chunks (30 at 0.7 ms one by one
+   * on the Linux tree, at 0.05 ms together).
+   */
+  chunks(ids: readonly number[]): Map<number, StoredChunk> {
+    const rows = this.statements.chunksById.all(JSON.stringify(ids)) as StoredChunk[];
+    return new Map(rows.map((chunk) => [chunk.id, chunk]));
   }
 
   chunksOfFile(path: string): StoredChunk[] {
