@@ -597,10 +597,10 @@ export class Engine {
    * checkout on the Linux tree ten of them took up to 190 ms.
    */
   private staleFiles(paths: string[]): string[] {
-    return [...new Set(paths)].filter((relPath) => {
-      const known = this.store.file(relPath);
-      return known !== undefined && differsFrom(known, statSync(path.join(this.root, relPath), { throwIfNoEntry: false }));
-    });
+    const known = this.store.files([...new Set(paths)]);
+    return [...known.values()]
+      .filter((entry) => differsFrom(entry, statSync(path.join(this.root, entry.path), { throwIfNoEntry: false })))
+      .map((entry) => entry.path);
   }
 
   private vocabulary(): Vocabulary {

@@ -201,6 +201,9 @@ export class IndexStore {
       fileByPath: db.prepare(
         'SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files WHERE path = ?',
       ),
+      filesByPath: db.prepare(
+        'SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files WHERE path IN (SELECT value FROM json_each(?))',
+      ),
       allPaths: db.prepare('SELECT path FROM files').pluck(),
       allFiles: db.prepare('SELECT id, path, size, mtime AS mtimeMs, hash, language, indexed_at AS indexedAt, chunk_count AS chunkCount FROM files'),
       upsertFile: db.prepare(`INSERT INTO files (path, size, mtime, hash, language, indexed_at, chunk_count)
@@ -277,6 +280,12 @@ export class IndexStore {
 
   file(path: string): CatalogEntry | undefined {
     return this.statements.fileByPath.get(path) as CatalogEntry | undefined;
+  }
+
+  /** The catalog entries of these paths that are indexed, by path: one statement, as `chunks` reads. */
+  files(paths: readonly string[]): Map<string, CatalogEntry> {
+    const rows = this.statements.filesByPath.all(JSON.stringify(paths)) as CatalogEntry[];
+    return new Map(rows.map((entry) => [entry.path, entry]));
   }
 
   /** Every indexed path, without the rest of the catalog row. */
