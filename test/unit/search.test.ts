@@ -291,6 +291,34 @@ test('on an index too big to score whole, two common words rarely together are s
   store.close();
 });
 
+test('on an index too big to score whole, a question’s sample is ranked without the word every chunk holds, when three words remain to rank it', () => {
+  const files: Record<string, Array<{ text: string }>> = {};
+  for (let f = 0; f < 700; f++) {
+    files[`part${f}.md`] = Array.from({ length: 30 }, (_, c) => ({ text: `a note ${f} ${c}${c === 0 ? ' alpha beta gamma delta' : ''}` }));
+  }
+  files['best.md'] = [{ text: 'a note: alpha, and alpha beta gamma delta, beta gamma delta again' }];
+  const store = storeWith(files);
+  assert.ok(store.size > 20_000);
+  // What a vocabulary build keeps: the counts of the words in more chunks than a list scores whole.
+  const { words, docFreq } = store.vocabulary();
+  store.saveCommonWordCounts(words.map((word, i): [string, number] => [word, docFreq[i]!]).filter(([, count]) => count > 4_000));
+  const ranked: Array<[string, string]> = [];
+  const matchSampleRankedBy = store.matchSampleRankedBy.bind(store);
+  store.matchSampleRankedBy = (table, expression, rankedBy, ...rest) => {
+    ranked.push([expression, rankedBy]);
+    return matchSampleRankedBy(table, expression, rankedBy, ...rest);
+  };
+  const context = contextFor(store);
+  const { results } = search(context, 'note alpha beta gamma', { stages: { feedback: false } });
+  assert.equal(results[0]?.path, 'best.md');
+  assert.deepEqual(ranked, [['"note" AND "alpha" AND "beta" AND "gamma"', '"alpha" AND "beta" AND "gamma"']]);
+  // Two words left would rank the sample too differently: it is scored by all of them.
+  ranked.length = 0;
+  assert.equal(search(context, 'note alpha beta', { stages: { feedback: false } }).results[0]?.path, 'best.md');
+  assert.deepEqual(ranked, []);
+  store.close();
+});
+
 test('a last word still being typed is matched by the Porter list as a prefix', () => {
   const store = storeWith({
     'lock.c': [{ title: 'take_lock', text: 'spin_lock_irqsave(&dev->lock, flags); counter++;' }],

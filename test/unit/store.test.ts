@@ -119,6 +119,32 @@ test('chunks read together are the chunks read one by one, and an id no chunk ha
   store.close();
 });
 
+test('a sample ranked by fewer of its words holds exactly the sample’s chunks, scored as those words score them', () => {
+  const files: Record<string, Array<{ text: string }>> = {};
+  for (let i = 0; i < 60; i++) files[`f${i}.md`] = [{ text: `common ${i % 2 === 0 ? 'rare '.repeat((i % 7) + 1) : ''}${'pad '.repeat(i)}` }];
+  const store = storeWith(files);
+  const sample = store.db
+    .prepare(`SELECT rowid FROM fts_porter WHERE fts_porter MATCH '"common" AND "rare"' ORDER BY rowid LIMIT 10`)
+    .pluck()
+    .all() as number[];
+  const byRare = new Map(store.match('porter', '"rare"', 1000, 1).map((row) => [row.id, row.bm25]));
+  const ranked = store.matchSampleRankedBy('porter', '"common" AND "rare"', '"rare"', 100, 1, 10);
+  assert.deepEqual(
+    ranked.map((row) => row.id).sort((a, b) => a - b),
+    sample,
+    'the first ten chunks holding both words, no other',
+  );
+  for (const row of ranked) assert.equal(row.bm25, byRare.get(row.id));
+  assert.deepEqual(
+    ranked.map((row) => row.bm25),
+    ranked.map((row) => row.bm25).sort((a, b) => a - b),
+    'best first',
+  );
+  assert.deepEqual(store.matchSampleRankedBy('porter', '"common" AND "rare"', '"rare"', 3, 1, 10), ranked.slice(0, 3));
+  assert.deepEqual(store.matchSampleRankedBy('porter', '"common" AND "absent"', '"absent"', 100, 1, 10), []);
+  store.close();
+});
+
 test('chunk text is stored once, in chunks: the full-text tables keep no copy, and the humps are not stored', () => {
   const store = storeWith({});
   const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
