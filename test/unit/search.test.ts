@@ -319,6 +319,28 @@ test('on an index too big to score whole, a question’s sample is ranked withou
   store.close();
 });
 
+test('on an index too big to score whole, the last sample, of any query word, leaves out the words most chunks hold', () => {
+  const files: Record<string, Array<{ text: string }>> = {};
+  for (let f = 0; f < 700; f++) files[`part${f}.md`] = Array.from({ length: 30 }, (_, c) => ({ text: `a note ${f} ${c}${c < 6 ? ' alpha' : ''}` }));
+  files['omega.md'] = [{ text: 'omega with alpha' }, { text: 'omega alone' }];
+  const store = storeWith(files);
+  assert.ok(store.size > 20_000);
+  const { words, docFreq } = store.vocabulary();
+  store.saveCommonWordCounts(words.map((word, i): [string, number] => [word, docFreq[i]!]).filter(([, count]) => count > 4_000));
+  const sampled: string[] = [];
+  const matchSample = store.matchSample.bind(store);
+  store.matchSample = (table, expression, ...rest) => {
+    if (table === 'porter') sampled.push(expression);
+    return matchSample(table, expression, ...rest);
+  };
+  const { results } = search(contextFor(store), 'note alpha omega', { stages: { feedback: false } });
+  assert.equal(results[0]?.path, 'omega.md');
+  // `alpha` is in a fifth of the chunks, `note` in all: the first 2,000 chunks holding either
+  // would be the sample, and counting them for their IDF its cost.
+  assert.deepEqual(sampled, ['"note" AND "alpha" AND "omega"', '"omega"']);
+  store.close();
+});
+
 test('a last word still being typed is matched by the Porter list as a prefix', () => {
   const store = storeWith({
     'lock.c': [{ title: 'take_lock', text: 'spin_lock_irqsave(&dev->lock, flags); counter++;' }],

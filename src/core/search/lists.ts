@@ -25,14 +25,13 @@ const SAMPLE_SIZE = 2_000;
  */
 const ANSWERED_BY_PORTER = 20;
 /**
- * A word the last vocabulary build found in at least this share of a big index's chunks is left
- * out of the ranking of a conjunction's sample, when at least MIN_RANKING_GROUPS of the query's
- * words remain to rank it: every chunk of the sample holds the word, its IDF is under 3 (a rare
- * word's is 7 or more), and counting its chunks for that IDF is most of the sample's cost (see
- * `IndexStore.matchSampleRankedBy`). On the Linux tree the vocabulary counts `is` in 7% of the
- * chunks (its Porter list holds 18%).
- * With fewer words left the order changes too much: `device is removed`, ranked by `removed`
- * alone, kept 2 of its 10 best chunks.
+ * A word the last vocabulary build found in at least this share of a big index's chunks is common:
+ * its IDF is under 3 (a rare word's is 7 or more), and counting its chunks for that IDF is most of
+ * a sample's cost. On the Linux tree the vocabulary counts `is` in 7% of the chunks (its Porter
+ * list holds 18%). A conjunction's sample, every chunk of which holds the word, is ranked without
+ * it (`IndexStore.matchSampleRankedBy`) when at least MIN_RANKING_GROUPS of the query's words
+ * remain to rank it: with fewer the order changes too much (`device is removed`, ranked by
+ * `removed` alone, kept 2 of its 10 best chunks). The last sample, of any word, leaves it out.
  */
 const COMMON_SHARE = 0.05;
 const MIN_RANKING_GROUPS = 3;
@@ -213,7 +212,12 @@ function rankedList(
   if (found.size < depth && !rarest.some((token) => allTaken.has(token.phrase))) {
     takeConjunction(rarest.map((token) => [token]));
   }
-  if (found.size < depth) takeSample(anyOf(tokens));
+  // Of any of the words, but the common ones: with them, the sample would be the first chunks in
+  // id order that hold `is` or `device`, and counting their IDF most of its cost.
+  if (found.size < depth) {
+    const telling = tokens.filter((token) => !common(token));
+    takeSample(anyOf(telling.length > 0 ? telling : tokens));
+  }
   return [...found.values()];
 }
 
