@@ -26,12 +26,12 @@ const SAMPLE_SIZE = 2_000;
 const ANSWERED_BY_PORTER = 20;
 /**
  * A word the last vocabulary build found in at least this share of a big index's chunks is common:
- * its IDF is under 3 (a rare word's is 7 or more), and counting its chunks for that IDF is most of
- * a sample's cost. On the Linux tree the vocabulary counts `is` in 7% of the chunks (its Porter
- * list holds 18%). A conjunction's sample, every chunk of which holds the word, is ranked without
- * it (`IndexStore.matchSampleRankedBy`) when at least MIN_RANKING_GROUPS of the query's words
- * remain to rank it: with fewer the order changes too much (`device is removed`, ranked by
- * `removed` alone, kept 2 of its 10 best chunks). The last sample, of any word, leaves it out.
+ * its IDF is under 3 (a word in a thousandth of the chunks has 6.9), and counting its chunks for
+ * that IDF is most of a sample's cost. On the Linux tree the vocabulary counts `is` in 7% of the
+ * chunks (its Porter list holds 18%). A conjunction's sample, every chunk of which holds the word,
+ * is ranked without it (`IndexStore.matchSampleRankedBy`) when at least MIN_RANKING_GROUPS of the
+ * query's words remain to rank it: with fewer the order changes too much (`device is removed`,
+ * ranked by `removed` alone, kept 2 of its 10 best chunks). The last sample, of any word, leaves it out.
  */
 const COMMON_SHARE = 0.05;
 const MIN_RANKING_GROUPS = 3;
