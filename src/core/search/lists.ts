@@ -29,9 +29,10 @@ const ANSWERED_BY_PORTER = 20;
  * its IDF is under 3 (a word in a thousandth of the chunks has 6.9), and counting its chunks for
  * that IDF is most of a sample's cost. On the Linux tree the vocabulary counts `is` in 7% of the
  * chunks (its Porter list holds 18%). A conjunction's sample, every chunk of which holds the word,
- * is ranked without it (`IndexStore.matchSampleRankedBy`) when at least MIN_RANKING_GROUPS of the
- * query's words remain to rank it: with fewer the order changes too much (`device is removed`,
- * ranked by `removed` alone, kept 2 of its 10 best chunks). The last sample, of any word, leaves it out.
+ * is ranked without it (`IndexStore.matchSampleRankedBy`), the commonest first, as long as
+ * MIN_RANKING_GROUPS of the query's words remain to rank it: with fewer the order changes too much
+ * (`device is removed`, ranked by `removed` alone, kept 2 of its 10 best chunks). The last sample,
+ * of any word, leaves it out.
  */
 const COMMON_SHARE = 0.05;
 const MIN_RANKING_GROUPS = 3;
@@ -182,10 +183,23 @@ function rankedList(
     take(scoreSample(expression, rankedBy));
   };
   const groupExpression = (group: Token[]) => (group.length === 1 ? expressionOf(group[0]!.phrase) : `(${anyOf(group)})`);
-  const common = (token: Token) => table === 'porter' && (store.chunksHoldingAtLeast(token.phrase) ?? 0) >= COMMON_SHARE * store.size;
+  const knownChunks = (token: Token) => (table === 'porter' ? (store.chunksHoldingAtLeast(token.phrase) ?? 0) : 0);
+  const common = (token: Token) => knownChunks(token) >= COMMON_SHARE * store.size;
   const takeConjunction = (conjunction: Token[][]) => {
-    const ranking = conjunction.filter((group) => !group.every(common));
-    const rankedBy = ranking.length >= MIN_RANKING_GROUPS && ranking.length < conjunction.length ? ranking.map(groupExpression).join(' AND ') : undefined;
+    // The commonest words leave the ranking first, as long as enough remain to rank the sample.
+    const leaving = new Set(
+      conjunction
+        .filter((group) => group.every(common))
+        .sort((a, b) => Math.max(...b.map(knownChunks)) - Math.max(...a.map(knownChunks)))
+        .slice(0, Math.max(0, conjunction.length - MIN_RANKING_GROUPS)),
+    );
+    const rankedBy =
+      leaving.size > 0
+        ? conjunction
+            .filter((group) => !leaving.has(group))
+            .map(groupExpression)
+            .join(' AND ')
+        : undefined;
     takeSample(conjunction.map(groupExpression).join(' AND '), rankedBy);
   };
   const live = groups.map((group) => group.filter((token) => token.docFreq > 0)).filter((group) => group.length > 0);
