@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { search } from '../../src/core/search/pipeline.ts';
 import type { SearchResult } from '../../src/core/types.ts';
+import type { IndexStore } from '../../src/core/store/store.ts';
 import { contextFor, storeWith } from './helpers/store.ts';
 
 const filler = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word} ipsum dolor ${i}`).join(' ');
@@ -291,6 +292,18 @@ test('on an index too big to score whole, two common words rarely together are s
   store.close();
 });
 
+/**
+ * A store too big to score whole, with what a vocabulary build keeps of it: the counts of the words
+ * in more chunks than a list scores whole.
+ */
+function bigStoreWithWordCounts(files: Record<string, Array<{ text: string }>>): IndexStore {
+  const store = storeWith(files);
+  assert.ok(store.size > 20_000);
+  const { words, docFreq } = store.vocabulary();
+  store.saveCommonWordCounts(words.map((word, i): [string, number] => [word, docFreq[i]!]).filter(([, count]) => count > 4_000));
+  return store;
+}
+
 test('on an index too big to score whole, a question’s sample is ranked without the commonest words, as long as three remain to rank it', () => {
   const files: Record<string, Array<{ text: string }>> = {};
   for (let f = 0; f < 700; f++) {
@@ -299,11 +312,7 @@ test('on an index too big to score whole, a question’s sample is ranked withou
     }));
   }
   files['best.md'] = [{ text: 'a note, often: alpha, and alpha beta gamma delta, beta gamma delta again' }];
-  const store = storeWith(files);
-  assert.ok(store.size > 20_000);
-  // What a vocabulary build keeps: the counts of the words in more chunks than a list scores whole.
-  const { words, docFreq } = store.vocabulary();
-  store.saveCommonWordCounts(words.map((word, i): [string, number] => [word, docFreq[i]!]).filter(([, count]) => count > 4_000));
+  const store = bigStoreWithWordCounts(files);
   const ranked: Array<[string, string]> = [];
   const matchSampleRankedBy = store.matchSampleRankedBy.bind(store);
   store.matchSampleRankedBy = (table, expression, rankedBy, ...rest) => {
@@ -328,10 +337,7 @@ test('on an index too big to score whole, the last sample, of any query word, le
   const files: Record<string, Array<{ text: string }>> = {};
   for (let f = 0; f < 700; f++) files[`part${f}.md`] = Array.from({ length: 30 }, (_, c) => ({ text: `a note ${f} ${c}${c < 6 ? ' alpha' : ''}` }));
   files['omega.md'] = [{ text: 'omega with alpha' }, { text: 'omega alone' }];
-  const store = storeWith(files);
-  assert.ok(store.size > 20_000);
-  const { words, docFreq } = store.vocabulary();
-  store.saveCommonWordCounts(words.map((word, i): [string, number] => [word, docFreq[i]!]).filter(([, count]) => count > 4_000));
+  const store = bigStoreWithWordCounts(files);
   const sampled: string[] = [];
   const matchSample = store.matchSample.bind(store);
   store.matchSample = (table, expression, ...rest) => {
