@@ -24,6 +24,47 @@ export const LINUX_QUERIES: Query[] = [
 ];
 
 /**
+ * Questions of five to nine words on the kernel's tree, as people and agents ask them: the 8 of
+ * `bench:query`, two of the 16 above, the queries of `bench/agent-bytes.ts`'s 10 held-out kernel
+ * questions and 12 more, written down before they were first run. The 16 above hold few such
+ * questions, which a big index answers by its slowest paths (the samples of `search/lists.ts`).
+ */
+export const LINUX_QUESTIONS = [
+  'how does the scheduler pick the next task',
+  'allocate memory in interrupt context',
+  'where are page faults handled',
+  'how to register a character device',
+  'what happens when a process exits',
+  'flush the tlb after changing page tables',
+  'read the cpu temperature sensor',
+  'how is the dentry cache invalidated',
+  'free memory when the device is removed',
+  'how is the watchdog timer reset',
+  'panic timeout reboot after seconds',
+  'fork too many processes RLIMIT_NPROC check',
+  'hung task blocked for more than seconds warning',
+  'soft lockup detection threshold',
+  'kthread stop wake up and wait for exit',
+  'kill all other threads in the thread group',
+  'pid wrap around pid_max',
+  'cpu time limit exceeded send SIGXCPU',
+  'unknown kernel command line parameter',
+  'scheduling while atomic bug',
+  'the device is not ready when the driver is probed',
+  'lock is held when the list is freed',
+  'what is the default value of the timeout',
+  'free the buffer when the device is closed',
+  'return an error if the user passes an invalid flag',
+  'the page is locked while it is written back',
+  'how is the reference count dropped when the file is closed',
+  'the interrupt is disabled before the handler is removed',
+  'check that the buffer is large enough for the header',
+  'wake up the waiting thread when the queue is empty',
+  'retry the transfer if the bus is busy',
+  'set the clock rate when the device is resumed',
+];
+
+/**
  * Queries typed into the quick pick, which searches at every keystroke: every prefix of each is a
  * search (`i`, `in`, `ins`, … `install dependencies`). Mostly half-typed words, which only the
  * trigram list's substrings can match. `bench:extension` types these on any tree.
