@@ -30,10 +30,14 @@ type SearchEngine = Pick<Engine, 'searchIndexed' | 'close'>;
 async function baseEngine(rev: string): Promise<SearchEngine> {
   const commit = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { encoding: 'utf8' }).trim();
   const dir = path.resolve('.cache/side-by-side', commit);
-  if (!fs.existsSync(path.join(dir, 'src'))) {
-    fs.mkdirSync(dir, { recursive: true });
-    execFileSync('sh', ['-c', `git archive --format=tar ${commit} src package.json | tar -x -C "${dir}"`]);
-    fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'));
+  if (!fs.existsSync(dir)) {
+    // Extracted beside it and renamed, so that an interrupted extraction is never taken for the commit.
+    const partial = `${dir}.partial`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    fs.mkdirSync(partial, { recursive: true });
+    execFileSync('sh', ['-c', `git archive --format=tar ${commit} src package.json | tar -x -C "${partial}"`]);
+    fs.symlinkSync(path.resolve('node_modules'), path.join(partial, 'node_modules'));
+    fs.renameSync(partial, dir);
   }
   const { Engine: BaseEngine } = (await import(path.join(dir, 'src/core/engine.ts'))) as { Engine: typeof Engine };
   return BaseEngine.open({ root, dbFile: values.db });
