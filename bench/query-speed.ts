@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine.ts';
 import { Vocabulary } from '../src/core/search/fuzzy.ts';
 import { linuxTree } from './lib/linux-tree.ts';
-import { keystrokes, LINUX_TYPED_QUERIES, TYPED_QUERIES } from './lib/queries.ts';
+import { keystrokes, LINUX_BENCH_QUESTIONS, LINUX_TYPED_QUERIES, TYPED_QUERIES } from './lib/queries.ts';
 
 const QUERIES = {
   identifier: [
@@ -29,16 +29,7 @@ const QUERIES = {
     'dma_alloc_coherent',
     'container_of',
   ],
-  question: [
-    'how does the scheduler pick the next task',
-    'allocate memory in interrupt context',
-    'where are page faults handled',
-    'how to register a character device',
-    'what happens when a process exits',
-    'flush the tlb after changing page tables',
-    'read the cpu temperature sensor',
-    'how is the dentry cache invalidated',
-  ],
+  question: LINUX_BENCH_QUESTIONS,
   phrase: [
     'page fault handler',
     'memory barrier',

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine.ts';
 import { linuxTree } from './lib/linux-tree.ts';
+import { LINUX_BENCH_QUESTIONS } from './lib/queries.ts';
 
 const MIX = {
   identifier: [
@@ -65,18 +66,7 @@ const MIX = {
     'regster driver',
     'wirte buffer',
   ],
-  question: [
-    'how does the scheduler pick the next task',
-    'allocate memory in interrupt context',
-    'where are page faults handled',
-    'how to register a character device',
-    'what happens when a process exits',
-    'flush the tlb after changing page tables',
-    'read the cpu temperature sensor',
-    'how is the dentry cache invalidated',
-    'why would a spinlock be held with interrupts disabled',
-    'which function copies data from user space into the kernel',
-  ],
+  question: [...LINUX_BENCH_QUESTIONS, 'why would a spinlock be held with interrupts disabled', 'which function copies data from user space into the kernel'],
 };
 const KINDS = Object.keys(MIX) as Array<keyof typeof MIX>;
 const SOAK_DIR = 'soak-bench';

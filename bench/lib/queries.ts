@@ -23,13 +23,8 @@ export const LINUX_QUERIES: Query[] = [
   ...q('typo', 'schedular next task', 'interupt handler', 'alocate buffer', 'spinlok contention'),
 ];
 
-/**
- * Questions of five to nine words on the kernel's tree, as people and agents ask them: the 8 of
- * `bench:query`, two of the 16 above, the queries of `bench/agent-bytes.ts`'s 10 held-out kernel
- * questions and 12 more, written down before they were first run. The 16 above hold few such
- * questions, which a big index answers by its slowest paths (the samples of `search/lists.ts`).
- */
-export const LINUX_QUESTIONS = [
+/** The questions `bench:query` and `bench:soak` ask of the kernel's tree. */
+export const LINUX_BENCH_QUESTIONS = [
   'how does the scheduler pick the next task',
   'allocate memory in interrupt context',
   'where are page faults handled',
@@ -38,6 +33,16 @@ export const LINUX_QUESTIONS = [
   'flush the tlb after changing page tables',
   'read the cpu temperature sensor',
   'how is the dentry cache invalidated',
+];
+
+/**
+ * Questions of five to nine words on the kernel's tree, as people and agents ask them: the 8 of
+ * `bench:query`, two of the 16 above, the queries of `bench/agent-bytes.ts`'s 10 held-out kernel
+ * questions and 12 more, written down before they were first run. The 16 above hold few such
+ * questions, which a big index answers by its slowest paths (the samples of `search/lists.ts`).
+ */
+export const LINUX_QUESTIONS = [
+  ...LINUX_BENCH_QUESTIONS,
   'free memory when the device is removed',
   'how is the watchdog timer reset',
   'panic timeout reboot after seconds',
