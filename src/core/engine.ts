@@ -520,6 +520,11 @@ export class Engine {
     return this.store.mergeSegments();
   }
 
+  /** Begins a merge pass if a small index's saves left its tables in many segments (IndexStore.beginMergeIfFragmented). */
+  beginMergeIfFragmented(): boolean {
+    return this.store.beginMergeIfFragmented();
+  }
+
   /** Whether a merge pass has steps left. */
   get merging(): boolean {
     return this.store.merging;

@@ -365,6 +365,7 @@ export class IndexKeeper {
     if (changesIndex(outcome)) {
       this.emit({ type: 'changed', paths: [relPath] });
       this.embedInBackground();
+      this.workWhenIdle();
     }
     return outcome;
   }
@@ -519,8 +520,8 @@ export class IndexKeeper {
   }
 
   /**
-   * Whether what a big sync left to tidy — unused words to forget, segments to merge — is still
-   * being done while idle (see `workWhenIdle`).
+   * Whether what a big sync or many saves left to tidy — unused words to forget, segments to
+   * merge — is still being done while idle (see `workWhenIdle`).
    */
   get tidying(): boolean {
     return this.engine.forgetting || this.engine.merging;
@@ -534,9 +535,14 @@ export class IndexKeeper {
     while (this.tidyStep());
   }
 
-  /** One step of the tidying a sync left: forgetting unused words first, then the merge, which compacts their deletion too. */
+  /**
+   * One step of the tidying a sync or the saves left: forgetting unused words first, then the
+   * merge, which compacts their deletion too.
+   */
   private tidyStep(): boolean {
-    return this.engine.forgetUnusedWords() || this.engine.mergeSegments();
+    if (this.engine.forgetUnusedWords()) return true;
+    this.engine.beginMergeIfFragmented();
+    return this.engine.mergeSegments();
   }
 
   /** Deletes the database and indexes the folder from scratch. Only the owner may: the holder would go on writing to a file no one reads. */
@@ -752,7 +758,7 @@ export class IndexKeeper {
    * between two searches, once it has waited MAX_QUIET_WAIT_MS for that), what would otherwise
    * slow the next ones: builds the fuzzy vocabulary, which the first query with an unknown word (a
    * typo, or a word just saved) would pay for — 190 ms of a 220 ms save → searchable on npm's
-   * tree, seconds on the Linux tree; then, as owner, tidies what a big sync left (`tidyStep`:
+   * tree, seconds on the Linux tree; then, as owner, tidies what a big sync or many saves left (`tidyStep`:
    * forgets the words no chunk holds any more, merges segments). Both in slices of at most
    * TIDY_SLICE_MS (a step may run past it) so that a search or a save waits for little.
    */

@@ -366,6 +366,23 @@ test('fused-search index ends with the segments merged', () => {
   assert.equal(porterSegments(dbFile), 1);
 });
 
+test('saves that leave a small index in many segments are merged while idle', async () => {
+  const root = folderOf(20);
+  const dbFile = path.join(tempDir('fused-first-db-'), 'index.db');
+  const keeper = await IndexKeeper.open({ root, dbFile, kind: 'test', index: { prepareThreads: 0 } });
+  keepers.push(keeper);
+  await keeper.sync();
+  await eventually(() => !keeper.tidying, 30_000);
+  const before = porterSegments(dbFile);
+  for (let i = 0; i < 12; i++) {
+    fs.writeFileSync(path.join(root, fileOf(i)), `token${i}q saved${i}z common\n`);
+    await keeper.reindexFile(fileOf(i));
+  }
+  await eventually(() => porterSegments(dbFile) === 1, 30_000);
+  assert.equal(porterSegments(dbFile), 1, `twelve saves after ${before} segment(s), merged while idle`);
+  assert.equal((await keeper.search('saved11z')).results[0]?.path, fileOf(11), 'the last save is found first');
+});
+
 test('a keeper that stays open reads the fuzzy vocabulary in the background, so the first typo does not pay for it', async () => {
   const root = folderOf(50);
   const dbFile = path.join(tempDir('fused-first-db-'), 'index.db');

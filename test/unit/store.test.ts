@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Engine } from '../../src/core/engine.ts';
 import { IndexStore } from '../../src/core/store/store.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/database.ts';
-import { porterPostings, storeWith, tempDir } from './helpers/store.ts';
+import { addFiles, porterPostings, storeWith, tempDir } from './helpers/store.ts';
 
 function integrityOk(store: IndexStore): void {
   assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
@@ -281,6 +281,54 @@ test('a merge pass leaves every FTS5 table in one segment and the file without f
   assert.deepEqual(answers(), before);
   integrityOk(store);
   store.close();
+});
+
+/** How many segments each FTS5 table of the store holds. */
+function segmentsOf(store: IndexStore): number[] {
+  return ['fts_porter', 'fts_chunk_words', 'word_trigrams', 'fts_words'].map(
+    (table) => store.db.prepare(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number,
+  );
+}
+
+/** A save of one small file: its own transaction, so a segment in every table. */
+function save(store: IndexStore, f: number): void {
+  addFiles(store, { [`saved${f}.ts`]: [{ text: `const savedValue${f} = compute(${f});` }] });
+}
+
+test('a small index that saves left in many segments begins a merge pass; one with a few does not', () => {
+  const store = storeWith({ 'a.ts': [{ text: 'const first = compute(0);' }] });
+  store.beginMerge();
+  while (store.mergeSegments());
+  assert.deepEqual(segmentsOf(store), [1, 1, 1, 1]);
+  for (let f = 0; f < 3; f++) save(store, f);
+  assert.ok(Math.max(...segmentsOf(store)) <= 4, `three saves: ${segmentsOf(store).join(', ')} segments`);
+  assert.equal(store.beginMergeIfFragmented(), false, 'a few segments cost less than merging them');
+  assert.equal(store.merging, false);
+  for (let f = 3; f < 7; f++) save(store, f);
+  assert.ok(Math.max(...segmentsOf(store)) > 4, `seven saves: ${segmentsOf(store).join(', ')} segments`);
+  assert.equal(store.beginMergeIfFragmented(), true);
+  while (store.mergeSegments());
+  assert.deepEqual(segmentsOf(store), [1, 1, 1, 1]);
+  assert.equal(store.match('porter', '"savedvalue6"', 10, 2).length, 1, 'the last save is searchable after the merge');
+  integrityOk(store);
+  store.close();
+});
+
+test('a merge pass that a process left unfinished is taken up by the next process to open the index', () => {
+  const store = storeWith({});
+  for (let f = 0; f < 20; f++) save(store, f);
+  assert.ok(segmentsOf(store).every((count) => count > 1));
+  store.beginMerge();
+  assert.equal(store.mergeSegments(), true, 'one step, with tables left');
+  store.close();
+  const reopened = new IndexStore(store.dbFile);
+  assert.equal(reopened.merging, true, 'the pass is still due');
+  while (reopened.mergeSegments());
+  assert.deepEqual(segmentsOf(reopened), [1, 1, 1, 1]);
+  reopened.close();
+  const again = new IndexStore(store.dbFile);
+  assert.equal(again.merging, false, 'a finished pass is not taken up again');
+  again.close();
 });
 
 test('unused words are forgotten in steps a search can come between, and a word written between two steps is kept', () => {
