@@ -31,7 +31,7 @@ import {
   type Mark,
 } from './lib/corpora.ts';
 import { contextModeVersion, fiftyLinePieces, Fts5Floor, openContentStore } from './lib/peers.ts';
-import { LINUX_QUERIES, q, type Query } from './lib/queries.ts';
+import { LINUX_QUERIES, NPM_QUERIES, q, type Query } from './lib/queries.ts';
 import { lineChart } from './lib/svg.ts';
 
 type EngineName = 'ours' | 'contentstore' | 'fts5';
@@ -57,18 +57,7 @@ const CORPORA: Corpus[] = [
     dir: npmTree,
     literal: 'buildIdealTree',
     twoWords: ['peer', 'dependency'],
-    queries: [
-      ...q('identifier', 'buildIdealTree', 'loadVirtual', 'getCredentialsByURI', 'npm_config_cache'),
-      ...q(
-        'question',
-        'how are lifecycle scripts run',
-        'where is the cache cleaned',
-        'how does npm resolve a peer dependency conflict',
-        'what happens when the registry returns 404',
-      ),
-      ...q('phrase', 'peer dependency', 'package-lock file', 'lifecycle scripts', 'global install'),
-      ...q('typo', 'depndency tree', 'registy auth token', 'lifecyle scripts', 'instal global package'),
-    ],
+    queries: NPM_QUERIES,
   },
   {
     name: 'rxjs',

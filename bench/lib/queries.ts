@@ -10,6 +10,20 @@ export interface Query {
 
 export const q = (kind: QueryKind, ...texts: string[]): Query[] => texts.map((text) => ({ kind, text }));
 
+/** The 16 queries `bench:speed` and `bench:saves` ask of npm's tree. */
+export const NPM_QUERIES: Query[] = [
+  ...q('identifier', 'buildIdealTree', 'loadVirtual', 'getCredentialsByURI', 'npm_config_cache'),
+  ...q(
+    'question',
+    'how are lifecycle scripts run',
+    'where is the cache cleaned',
+    'how does npm resolve a peer dependency conflict',
+    'what happens when the registry returns 404',
+  ),
+  ...q('phrase', 'peer dependency', 'package-lock file', 'lifecycle scripts', 'global install'),
+  ...q('typo', 'depndency tree', 'registy auth token', 'lifecyle scripts', 'instal global package'),
+];
+
 export const LINUX_QUERIES: Query[] = [
   ...q('identifier', 'spin_lock_irqsave', 'copy_from_user', 'kmalloc', 'schedule_timeout'),
   ...q(
