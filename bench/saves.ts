@@ -49,10 +49,7 @@ const engines = [
   { name: `after ${saves} saves`, engine: await Engine.open({ root, dbFile: fragmented }), ms: [] as number[], tops: new Map<string, string>() },
   { name: 'merged while idle', engine: await Engine.open({ root, dbFile: merged }), ms: [] as number[], tops: new Map<string, string>() },
 ];
-const segments = (engine: Engine) =>
-  ['fts_porter', 'fts_chunk_words', 'word_trigrams', 'fts_words']
-    .map((table) => engine.store.db.prepare(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get())
-    .join(' / ');
+const segments = (engine: Engine) => Object.values(engine.store.segmentCounts()).join(' / ');
 console.log(`npm's tree, ${engines[0]!.engine.store.stats().chunks} chunks; ${saves} saves`);
 console.log(`merge pass begun: ${began ? 'yes' : 'no'}, ${mergeMs.toFixed(0)} ms (open, the check, every step)`);
 for (const { name, engine } of engines) console.log(`segments (Porter / words / word trigrams / vocabulary), ${name}: ${segments(engine)}`);

@@ -758,9 +758,9 @@ export class IndexKeeper {
    * between two searches, once it has waited MAX_QUIET_WAIT_MS for that), what would otherwise
    * slow the next ones: builds the fuzzy vocabulary, which the first query with an unknown word (a
    * typo, or a word just saved) would pay for — 190 ms of a 220 ms save → searchable on npm's
-   * tree, seconds on the Linux tree; then, as owner, tidies what a big sync or many saves left (`tidyStep`:
-   * forgets the words no chunk holds any more, merges segments). Both in slices of at most
-   * TIDY_SLICE_MS (a step may run past it) so that a search or a save waits for little.
+   * tree, seconds on the Linux tree; then, as owner, tidies what a big sync or many saves left
+   * (`tidyStep`: forgets the words no chunk holds any more, merges segments). Both in slices of at
+   * most TIDY_SLICE_MS (a step may run past it) so that a search or a save waits for little.
    */
   private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);

@@ -925,10 +925,15 @@ export class IndexStore {
    */
   beginMergeIfFragmented(): boolean {
     if (this.merging || this.db.readonly || this.chunkCount > FRAGMENTED_MERGE_MAX_CHUNKS) return false;
-    const segments = (table: string) => this.cached(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number;
-    if (!FTS5_TABLES.some((table) => segments(table) > MAX_SEGMENTS)) return false;
+    if (!Object.values(this.segmentCounts()).some((count) => count > MAX_SEGMENTS)) return false;
     this.beginMerge();
     return true;
+  }
+
+  /** How many segments each FTS5 table holds: one after a merge pass, one more for each write since, until FTS5 merges them. */
+  segmentCounts(): Record<(typeof FTS5_TABLES)[number], number> {
+    const count = (table: string) => this.cached(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number;
+    return Object.fromEntries(FTS5_TABLES.map((table) => [table, count(table)])) as Record<(typeof FTS5_TABLES)[number], number>;
   }
 
   /** Whether a merge pass has steps left (`mergeSegments`). */
