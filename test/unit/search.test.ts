@@ -270,6 +270,17 @@ test('on an index too big to score whole, a half-typed identifier is found by su
   store.close();
 });
 
+/** The expressions the store's Porter list samples from now on (`IndexStore.matchSample`), in order. */
+function porterSamples(store: IndexStore): string[] {
+  const sampled: string[] = [];
+  const matchSample = store.matchSample.bind(store);
+  store.matchSample = (table, expression, ...rest) => {
+    if (table === 'porter') sampled.push(expression);
+    return matchSample(table, expression, ...rest);
+  };
+  return sampled;
+}
+
 test('on an index too big to score whole, two common words rarely together are sampled together once, then either', () => {
   const files: Record<string, Array<{ text: string }>> = {};
   for (let f = 0; f < 700; f++) {
@@ -278,12 +289,7 @@ test('on an index too big to score whole, two common words rarely together are s
   files['both.md'] = [{ text: 'alpha and beta together' }];
   const store = storeWith(files);
   assert.ok(store.size > 20_000);
-  const sampled: string[] = [];
-  const matchSample = store.matchSample.bind(store);
-  store.matchSample = (table, expression, ...rest) => {
-    if (table === 'porter') sampled.push(expression);
-    return matchSample(table, expression, ...rest);
-  };
+  const sampled = porterSamples(store);
   const { results } = search(contextFor(store), 'alpha beta', { stages: { feedback: false } });
   assert.equal(results[0]?.path, 'both.md');
   // The conjunction holds one chunk, fewer than a list wants; the conjunction of each word's rarest
@@ -338,12 +344,7 @@ test('on an index too big to score whole, the last sample, of any query word, le
   for (let f = 0; f < 700; f++) files[`part${f}.md`] = Array.from({ length: 30 }, (_, c) => ({ text: `a note ${f} ${c}${c < 6 ? ' alpha' : ''}` }));
   files['omega.md'] = [{ text: 'omega with alpha' }, { text: 'omega alone' }];
   const store = bigStoreWithWordCounts(files);
-  const sampled: string[] = [];
-  const matchSample = store.matchSample.bind(store);
-  store.matchSample = (table, expression, ...rest) => {
-    if (table === 'porter') sampled.push(expression);
-    return matchSample(table, expression, ...rest);
-  };
+  const sampled = porterSamples(store);
   const { results } = search(contextFor(store), 'note alpha omega', { stages: { feedback: false } });
   assert.equal(results[0]?.path, 'omega.md');
   // `alpha` is in a fifth of the chunks, `note` in all: the first 2,000 chunks holding either
