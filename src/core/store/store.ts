@@ -105,6 +105,7 @@ const MAX_SEGMENTS = 4;
 
 /** Every FTS5 table, in the order a merge pass (`beginMerge`) takes them. */
 const FTS5_TABLES = ['fts_porter', 'fts_chunk_words', 'word_trigrams', 'fts_words'] as const;
+type Fts5Table = (typeof FTS5_TABLES)[number];
 
 /** A merge step's work: FTS5 pages (4 KB) merged, then database pages (16 KB) given back to the disk. */
 const MERGE_STEP_PAGES = 256;
@@ -931,9 +932,9 @@ export class IndexStore {
   }
 
   /** How many segments each FTS5 table holds: one after a merge pass, one more for each write since, until FTS5 merges them. */
-  segmentCounts(): Record<(typeof FTS5_TABLES)[number], number> {
+  segmentCounts(): Record<Fts5Table, number> {
     const count = (table: string) => this.cached(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number;
-    return Object.fromEntries(FTS5_TABLES.map((table) => [table, count(table)])) as Record<(typeof FTS5_TABLES)[number], number>;
+    return Object.fromEntries(FTS5_TABLES.map((table) => [table, count(table)])) as Record<Fts5Table, number>;
   }
 
   /** Whether a merge pass has steps left (`mergeSegments`). */
