@@ -437,7 +437,9 @@ export class IndexKeeper {
       .slice(0, SIMILAR_TERMS);
     const searched = scored.map(({ word }) => word).join(' ') || chunk.title;
     const widened = { ...options, ...(options.limit !== undefined ? { limit: options.limit + 1 } : {}) };
-    const response = await this.search(searched, widened, this.engine.similarByMeaning(chunkId, widened));
+    // The chunks nearest this one are what was asked for, whether or not one stands out.
+    const byMeaning = this.engine.similarByMeaning(chunkId, widened);
+    const response = await this.search(searched, { ...widened, semanticStandout: 0 }, byMeaning);
     const results = response.results.filter((result) => result.chunkId !== chunkId);
     return { response: { ...response, results: options.limit !== undefined ? results.slice(0, options.limit) : results }, chunk, searched };
   }

@@ -118,12 +118,19 @@ export const SEARCH_OPTION_SCHEMAS = {
       trigram: number(0).default(0.5).describe('Weight of the trigram (substring) list in the fused score.'),
       feedback: number(0).default(0.5).describe('Weight of the feedback list (words the best first results share) in the fused score; 0 turns feedback off.'),
       // Chosen by bench/semantic.ts's rule (docs/benchmarks.md, the semantic lane): the largest
-      // weight that costs no shared set more than one rank swap of nDCG@10 with USE-lite.
+      // weight that lowers no shared set's nDCG@10 with USE-lite.
       semantic: number(0)
         .default(0.15)
         .describe("Weight of the semantic list (the chunks nearest the query's meaning, when an embedding model is configured) in the fused score."),
     })
     .prefault({}),
+  // Measured by bench/semantic.ts (docs/benchmarks.md, the semantic lane): with USE-lite, 3 leaves
+  // a sixth to a fifth of the queries to the word lists.
+  semanticStandout: number(0)
+    .default(3)
+    .describe(
+      "How far, in standard deviations of the 100 nearest chunks' cosines, the nearest must stand above them for the semantic list to be fused; 0 fuses it always.",
+    ),
   rerankWindow: wholeNumber(0).default(0).describe('How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit).'),
   titleColumnWeight: number(0).default(5).describe("BM25 weight of a chunk's title column relative to its text column (1)."),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
@@ -197,6 +204,7 @@ export const OPTION_SETTINGS = {
   'weights.trigram': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.trigram,
   'weights.feedback': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.feedback,
   'weights.semantic': SEARCH_OPTION_SCHEMAS.listWeights.unwrap().shape.semantic,
+  'semantic.standout': SEARCH_OPTION_SCHEMAS.semanticStandout,
   'semantic.provider': oneOf(['off', ...EMBEDDING_PROVIDERS])
     .default('off')
     .describe('The embedding model behind the semantic lane: off, a local Ollama, an OpenAI-compatible endpoint, or a model2vec or ONNX model folder.'),
@@ -287,6 +295,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
       feedback: validOrDefault(weights.feedback, input.listWeights?.feedback),
       semantic: validOrDefault(weights.semantic, input.listWeights?.semantic),
     },
+    semanticStandout: validOrDefault(s.semanticStandout, input.semanticStandout),
     rerankWindow: validOrDefault(s.rerankWindow, input.rerankWindow) || Math.max(30, 3 * limit),
     titleColumnWeight: validOrDefault(s.titleColumnWeight, input.titleColumnWeight),
     fuzzy: validOrDefault(s.fuzzy, input.fuzzy),

@@ -87,6 +87,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
         feedback: value['weights.feedback'],
         semantic: value['weights.semantic'],
       },
+      semanticStandout: value['semantic.standout'],
       candidateDepth: value.candidateDepth,
       rerankWindow: value.rerankWindow,
       fuzzy: value.fuzzy,

@@ -20,6 +20,7 @@ import { IndexKeeper } from '../../src/core/index-keeper.ts';
 import type { FolderSpec } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import type { EmbedderConfig } from '../../src/core/semantic/embedder.ts';
+import type { SearchResponse } from '../../src/core/types.ts';
 import { SemanticLane, type EmbedProgress } from '../../src/core/semantic/lane.ts';
 import { createEmbedder } from '../../src/core/semantic/providers.ts';
 import { loadTokenizer } from '../../src/core/semantic/tokenizer.ts';
@@ -152,6 +153,91 @@ test('a chunk both lists find keeps its lexical stage, with the semantic rank be
   assert.ok(top.explain.porter && top.explain.semantic, 'found by words and by meaning');
   const lines = describeAsText(top);
   assert.ok(lines.some((line) => line.startsWith('Porter: #1')) && lines.some((line) => line.startsWith('Semantic: #')), lines.join('\n'));
+});
+
+// Enough chunks for the lane to tell whether its nearest stands out (semanticStandout): 36 small
+// functions on unrelated tasks, and the rate limiter.
+const TASKS = [
+  'Parses a date written as year-month-day',
+  'Sorts the rows of a table by one column',
+  'Renders a markdown heading as HTML',
+  'Reads the user settings file from disk',
+  'Computes the checksum of a downloaded archive',
+  'Formats a price with its currency symbol',
+  'Resizes an image to fit a thumbnail',
+  'Sends a welcome email to a new account',
+  'Converts temperatures from Celsius to Fahrenheit',
+  'Counts the words in a paragraph',
+  'Merges two sorted arrays into one',
+  'Opens a websocket to the chat server',
+  'Validates a postal address form',
+  'Draws a pie chart of monthly sales',
+  'Compresses log files older than a week',
+  'Generates a random password of given length',
+  'Looks up a city by its airport code',
+  'Plays a notification sound',
+  'Translates interface strings to French',
+  'Schedules a backup every night at two',
+  'Detects the language of a text',
+  'Rounds a number to two decimals',
+  'Builds the sitemap of the website',
+  'Encrypts a message with a public key',
+  'Shuffles a deck of playing cards',
+  'Measures the distance between two coordinates',
+  'Exports the spreadsheet as CSV',
+  'Highlights syntax in a code block',
+  'Checks whether a year is a leap year',
+  'Uploads a file to cloud storage',
+  'Paginates search results',
+  'Calculates the tax of an invoice',
+  'Tracks the reading position in an ebook',
+  'Converts a colour from RGB to HSL',
+  'Reverses the words of a sentence',
+  'Parses command line arguments',
+];
+const MANY_TASKS = {
+  'src/rate_limit.ts': WORKSPACE['src/rate_limit.ts'],
+  ...Object.fromEntries(
+    TASKS.map((task, i) => [`src/task${i}.ts`, `/** ${task}. */\nexport function task${i}(input: string): string {\n  return input;\n}\n`]),
+  ),
+};
+
+test('a query the model sees nothing particular in is answered by the word lists alone, and says why; one it does is fused', async () => {
+  const engine = await indexed(MANY_TASKS, ollama());
+  await engine.embedPending();
+  const ranking = (answer: SearchResponse) => answer.results.map((result) => `${result.path} ${result.stage}`);
+
+  // Every task returns its input: USE-lite's cosines for this query are alike across them.
+  const quiet = await engine.search('return input');
+  assert.match(quiet.semantic?.skipped ?? '', /^no chunk stood out by meaning \(the nearest is [0-2]\.\d standard deviations above the 37 nearest, under 3\)$/);
+  assert.ok(quiet.results.length > 0 && quiet.results.every((result) => !result.explain.semantic), 'no result carries a semantic part');
+  assert.deepEqual(ranking(quiet), ranking(await engine.search('return input', { stages: { semantic: false } })), 'the word lists rank as they do alone');
+  const fusedAnyway = await engine.search('return input', { semanticStandout: 0 });
+  assert.notDeepEqual(ranking(fusedAnyway), ranking(quiet), 'fused, the noise reorders what the words ranked');
+
+  const particular = await engine.search('tokens bucket');
+  assert.deepEqual(particular.semantic, { model: 'ollama:use-lite' });
+  assert.equal(particular.results[0]?.path, 'src/rate_limit.ts');
+  assert.ok(particular.results[0].explain.semantic, 'the semantic rank is in its explanation');
+});
+
+test('"find similar" fuses the chunk\'s neighbours by meaning even when none of them stands out', async () => {
+  const keeper = await IndexKeeper.open({ root: makeTree(MANY_TASKS), kind: 'mcp', embedding: ollama() });
+  try {
+    await keeper.sync();
+    await keeper.embed();
+    // The tasks share their template, so a task's nearest neighbours are all about as near.
+    const task = keeper.chunksOfFile('src/task26.ts')[0]!;
+    const similar = await keeper.similar(task.id, { limit: 5 });
+    assert.ok(similar);
+    assert.equal(similar.response.semantic?.skipped, undefined);
+    assert.ok(
+      similar.response.results.some((result) => result.explain.semantic),
+      "the chunk's neighbours by meaning are in the answer",
+    );
+  } finally {
+    await keeper.close();
+  }
 });
 
 test('an OpenAI-compatible endpoint with a key works, and a refused key is named without the key and costs no lexical answer', async () => {

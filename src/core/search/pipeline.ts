@@ -72,7 +72,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   const started = performance.now();
   const options = resolveSearchOptions(input);
   const terms = parseQuery(query);
-  const semantic = context.semantic && 'rows' in context.semantic && options.stages.semantic ? context.semantic.rows : undefined;
+  const { rows: semantic, report: lane } = semanticToFuse(context.semantic, options);
   const typed = run(context.store, terms, semantic, options);
   let ranked = typed.ranked;
   let corrections: Array<[string, string]> = [];
@@ -90,8 +90,38 @@ export function search(context: SearchContext, query: string, input: SearchOptio
 
   const pieces = prepare(terms.pieces);
   const results = ranked.slice(0, options.limit).map((entry) => toResult(entry, entry.occurrences ?? findOccurrences(entry.chunk.text, pieces), corrections));
-  const lane = context.semantic && { model: context.semantic.model, ...('skipped' in context.semantic ? { skipped: context.semantic.skipped } : {}) };
   return { results, corrections, feedbackWords, ...(lane ? { semantic: lane } : {}), candidates: typed.candidates, elapsedMs: performance.now() - started };
+}
+
+/** Rows of the semantic list that say no more than these do about where its nearest stands; and fewer than this say nothing. */
+const STANDOUT_SAMPLE = 100;
+const MIN_STANDOUT_SAMPLE = 30;
+
+/**
+ * The semantic list to fuse, and what the answer says of the lane. The list is fused only when its
+ * nearest chunk stands out from the rest (`semanticStandout`): a model that sees nothing particular
+ * in a query orders the chunks nearest it by noise, and fused, that noise reorders what the words
+ * ranked (docs/benchmarks.md, the semantic lane). Too few rows to tell are fused.
+ */
+function semanticToFuse(list: SemanticList | undefined, options: SearchOptions): { rows?: readonly NearestChunk[]; report?: SearchResponse['semantic'] } {
+  if (!list) return {};
+  if ('skipped' in list) return { report: { model: list.model, skipped: list.skipped } };
+  if (!options.stages.semantic) return { report: { model: list.model } };
+  const sample = list.rows.slice(0, STANDOUT_SAMPLE).map((row) => row.cosine);
+  const standout = standoutOf(sample);
+  if (sample.length >= MIN_STANDOUT_SAMPLE && standout < options.semanticStandout) {
+    const skipped = `no chunk stood out by meaning (the nearest is ${standout.toFixed(1)} standard deviations above the ${sample.length} nearest, under ${options.semanticStandout})`;
+    return { report: { model: list.model, skipped } };
+  }
+  return { rows: list.rows, report: { model: list.model } };
+}
+
+/** How many standard deviations of the cosines the first (the largest) stands above their mean; 0 when they are all alike. */
+function standoutOf(cosines: readonly number[]): number {
+  if (cosines.length === 0) return 0;
+  const mean = cosines.reduce((sum, c) => sum + c, 0) / cosines.length;
+  const deviation = Math.sqrt(cosines.reduce((sum, c) => sum + (c - mean) ** 2, 0) / cosines.length);
+  return deviation > 0 ? (cosines[0]! - mean) / deviation : 0;
 }
 
 interface Run {
