@@ -93,8 +93,9 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   return { results, corrections, feedbackWords, ...(lane ? { semantic: lane } : {}), candidates: typed.candidates, elapsedMs: performance.now() - started };
 }
 
-/** Rows of the semantic list that say no more than these do about where its nearest stands; and fewer than this say nothing. */
+/** The semantic list's first rows, which its nearest is measured against: as many as a default search reads. */
 const STANDOUT_SAMPLE = 100;
+/** Fewer rows than this (a small workspace) cannot tell a chunk that stands out from chance: the list is fused. */
 const MIN_STANDOUT_SAMPLE = 30;
 
 /**
