@@ -8,9 +8,9 @@
 // - the semantic list's query time, as the lane runs it (the cells near the query, then a float32
 //   rescore), against an exact float32 scan of every vector, p50/p95 over 32 queries, and how much
 //   of the exact top 10 and of as many as a default search asks (100) it finds;
-// - the database's growth per vector and the copy's size in memory;
-// - embedding throughput of the in-process `static` provider (model2vec) on real kernel chunks,
-//   one core: the tokenizer is most of its work.
+// - the database's growth per vector and the copy's size in memory.
+//
+// Embedding throughput is `npm run bench:embed-speed`'s.
 //
 // Two kinds of vectors. The Linux tree's own chunks, embedded by a model2vec-shaped model of 64
 // dimensions made from random token vectors (tokenModel; bench/out/semantic-speed-linux.db, made
@@ -211,26 +211,10 @@ for (const set of sets) {
   store.close();
 }
 
-// Embedding throughput of the static provider on real kernel chunks (kernel/ of Linux 6.1).
-const root = path.join(linuxTree(), 'kernel');
-const engine = await Engine.open({ root, dbFile: path.join(OUT, 'semantic-speed-kernel.db') });
-await engine.sync();
-const chunks = engine.store.db.prepare('SELECT title, text FROM chunks').all() as Array<{ title: string; text: string }>;
-engine.close();
-const embedder = await createEmbedder({ provider: 'static', model: STATIC_MODEL });
-const texts = chunks.map((chunk) => `${chunk.title}\n${chunk.text}`);
-const started = performance.now();
-for (let i = 0; i < texts.length; i += 256) await embedder.embed(texts.slice(i, i + 256));
-const seconds = (performance.now() - started) / 1000;
-const megabytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / 2 ** 20;
-
 console.log(`\nThe semantic list at ${ROWS.toLocaleString('en-US')} chunks (one thread; ${DEPTH} nearest, as a default search asks)\n`);
 console.log(
   `| vectors | dims | rows | read into memory at open (in steps) | lane p50 / p95, ms | exact float32 scan p50 / p95, ms | lane finds of the exact top 10 / top ${DEPTH} | bytes per vector on disk | int8 copy in memory, MB |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of scanRows) console.log(row);
-console.log(
-  `\nStatic (model2vec) embedding: ${texts.length.toLocaleString('en-US')} chunks of kernel/ (${megabytes.toFixed(1)} MB) in ${seconds.toFixed(1)} s: ${(texts.length / seconds).toFixed(0)} chunks/s, ${(megabytes / seconds).toFixed(2)} MB/s on one core`,
-);
 console.log(`Peak memory of this process: ${peakRssMb()} MB`);
