@@ -519,7 +519,14 @@ test("the extension's engine worker takes the model in a folder's spec, reports 
 
 test('the onnx loader pools as the model folder says, padding and all: its vectors match an independent computation', async () => {
   const { tokenizer } = await loadTokenizer(path.join(FIXTURES, 'float32'), 'the fixture');
-  const texts = ['hello world', 'a much longer sentence, so that the shorter ones in the batch are padded', 'retry'];
+  // More texts than the provider runs at once, of lengths out of order: it runs them in groups of
+  // similar lengths, and each vector must come back to its text.
+  const texts = [
+    'hello world',
+    'a much longer sentence, so that the shorter ones in the batch are padded',
+    'retry',
+    ...Array.from({ length: 9 }, (_, i) => `sentence ${i} ${'with more words '.repeat((i * 5) % 7)}`),
+  ];
   for (const pooling of ['mean', 'cls'] as const) {
     const folder = makeTree({});
     const model = writeOnnxModel(folder, { pooling });
