@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
+import { fixtureVocabularySize, writeEncoderFolder } from '../../test/unit/helpers/onnx-model.ts';
 import { random } from '../../test/unit/helpers/random.ts';
 
 // A CommonJS package whose exports Node cannot name statically.
@@ -27,15 +28,13 @@ export const BERT_SHAPES = {
   'bge-small-en-v1.5': { layers: 12, hidden: 384, heads: 12, intermediate: 1536 },
 } satisfies Record<string, BertShape>;
 
-const TOKENIZER = path.resolve('test/fixtures/model2vec/float32/tokenizer.json');
 const MAX_POSITIONS = 512;
 
 /** Writes model.onnx and tokenizer.json into `folder`, once: the folder is kept between runs. */
 export function writeBertShapedModel(folder: string, shape: BertShape): void {
   const modelFile = path.join(folder, 'model.onnx');
   if (fs.existsSync(modelFile)) return;
-  const vocabulary = (JSON.parse(fs.readFileSync(TOKENIZER, 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
-  const vocabularySize = Math.max(...Object.values(vocabulary)) + 1;
+  const vocabularySize = fixtureVocabularySize();
   const { hidden: h, heads, intermediate } = shape;
   const headWidth = h / heads;
   const next = random(shape.layers * 1000 + h);
@@ -138,32 +137,5 @@ export function writeBertShapedModel(folder: string, shape: BertShape): void {
     x = layerNorm(op('Add', [x, dense(gelu, `${at}.output`, intermediate, h)], `${at}.output.residual`), `${at}.output.norm`);
   }
   node.push({ opType: 'Identity', input: [x], output: ['last_hidden_state'] });
-
-  const tokens = (name: string) =>
-    onnx.ValueInfoProto.create({
-      name,
-      type: { tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }] } } },
-    });
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    opsetImport: [{ domain: '', version: 17 }],
-    producerName: 'fused-search bench',
-    graph: {
-      name: 'bert-shaped',
-      node,
-      initializer,
-      input: [tokens('input_ids'), tokens('attention_mask'), tokens('token_type_ids')],
-      output: [
-        onnx.ValueInfoProto.create({
-          name: 'last_hidden_state',
-          type: {
-            tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: h }] } },
-          },
-        }),
-      ],
-    },
-  });
-  fs.mkdirSync(folder, { recursive: true });
-  fs.copyFileSync(TOKENIZER, path.join(folder, 'tokenizer.json'));
-  fs.writeFileSync(modelFile, onnx.ModelProto.encode(model).finish());
+  writeEncoderFolder(folder, { name: 'bert-shaped', node, initializer, width: h });
 }

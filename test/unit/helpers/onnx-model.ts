@@ -25,13 +25,45 @@ export interface OnnxTestModel {
 
 /** Writes model.onnx and tokenizer.json (and, for `cls`, a sentence-transformers pooling config) into `folder`. */
 export function writeOnnxModel(folder: string, options: { pooling?: 'mean' | 'cls'; seed?: number } = {}): OnnxTestModel {
-  const vocabulary = (JSON.parse(fs.readFileSync(TOKENIZER, 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
-  const size = Math.max(...Object.values(vocabulary)) + 1;
+  const size = fixtureVocabularySize();
   const next = random(options.seed ?? 7);
   const embeddings = Float32Array.from({ length: size * ONNX_DIMENSIONS }, () => next() * 2 - 1);
   const dense = Float32Array.from({ length: ONNX_DIMENSIONS * ONNX_DIMENSIONS }, () => next() - 0.5);
   const tensor = (name: string, dims: number[], values: Float32Array) =>
     onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(values.buffer) });
+  writeEncoderFolder(folder, {
+    name: 'tiny-encoder',
+    // The mask only matters to pooling here, as in most exports' outputs.
+    node: [
+      { opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['looked_up'] },
+      { opType: 'MatMul', input: ['looked_up', 'dense'], output: ['projected'] },
+      { opType: 'Tanh', input: ['projected'], output: ['last_hidden_state'] },
+    ],
+    initializer: [tensor('embeddings', [size, ONNX_DIMENSIONS], embeddings), tensor('dense', [ONNX_DIMENSIONS, ONNX_DIMENSIONS], dense)],
+    width: ONNX_DIMENSIONS,
+  });
+  if (options.pooling === 'cls') {
+    fs.mkdirSync(path.join(folder, '1_Pooling'));
+    fs.writeFileSync(path.join(folder, '1_Pooling', 'config.json'), JSON.stringify({ pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }));
+  }
+  return { embeddings, dense };
+}
+
+/** Token ids the fixtures' tokenizer gives, 0 to this size − 1. */
+export function fixtureVocabularySize(): number {
+  const vocabulary = (JSON.parse(fs.readFileSync(TOKENIZER, 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
+  return Math.max(...Object.values(vocabulary)) + 1;
+}
+
+/**
+ * Writes a model folder as the provider meets a BERT export: a graph reading int64 `input_ids`,
+ * `attention_mask` and `token_type_ids` ([batch, sequence]) and writing `last_hidden_state`
+ * ([batch, sequence, width]), opset 17, beside the fixtures' tokenizer (bge's WordPiece).
+ */
+export function writeEncoderFolder(
+  folder: string,
+  graph: { name: string; node: onnxProto.onnx.INodeProto[]; initializer: onnxProto.onnx.ITensorProto[]; width: number },
+): void {
   const ids = (name: string) =>
     onnx.ValueInfoProto.create({
       name,
@@ -40,16 +72,11 @@ export function writeOnnxModel(folder: string, options: { pooling?: 'mean' | 'cl
   const model = onnx.ModelProto.create({
     irVersion: 8,
     opsetImport: [{ domain: '', version: 17 }],
-    producerName: 'fused-search tests',
+    producerName: 'fused-search',
     graph: {
-      name: 'tiny-encoder',
-      node: [
-        { opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['looked_up'] },
-        { opType: 'MatMul', input: ['looked_up', 'dense'], output: ['projected'] },
-        { opType: 'Tanh', input: ['projected'], output: ['last_hidden_state'] },
-      ],
-      initializer: [tensor('embeddings', [size, ONNX_DIMENSIONS], embeddings), tensor('dense', [ONNX_DIMENSIONS, ONNX_DIMENSIONS], dense)],
-      // A BERT export's inputs; the mask only matters to pooling here, as in most exports' outputs.
+      name: graph.name,
+      node: graph.node,
+      initializer: graph.initializer,
       input: [ids('input_ids'), ids('attention_mask'), ids('token_type_ids')],
       output: [
         onnx.ValueInfoProto.create({
@@ -57,7 +84,7 @@ export function writeOnnxModel(folder: string, options: { pooling?: 'mean' | 'cl
           type: {
             tensorType: {
               elemType: onnx.TensorProto.DataType.FLOAT,
-              shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: ONNX_DIMENSIONS }] },
+              shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: graph.width }] },
             },
           },
         }),
@@ -65,13 +92,8 @@ export function writeOnnxModel(folder: string, options: { pooling?: 'mean' | 'cl
     },
   });
   fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, 'model.onnx'), onnx.ModelProto.encode(model).finish());
   fs.copyFileSync(TOKENIZER, path.join(folder, 'tokenizer.json'));
-  if (options.pooling === 'cls') {
-    fs.mkdirSync(path.join(folder, '1_Pooling'));
-    fs.writeFileSync(path.join(folder, '1_Pooling', 'config.json'), JSON.stringify({ pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }));
-  }
-  return { embeddings, dense };
+  fs.writeFileSync(path.join(folder, 'model.onnx'), onnx.ModelProto.encode(model).finish());
 }
 
 /** The model's pooled, normalised vector for token ids, computed without onnxruntime. */
