@@ -209,7 +209,10 @@ test('a query the model sees nothing particular in is answered by the word lists
 
   // Every task returns its input: USE-lite's cosines for this query are alike across them.
   const quiet = await engine.search('return input');
-  assert.match(quiet.semantic?.skipped ?? '', /^no chunk stood out by meaning \(the nearest is [0-2]\.\d standard deviations above the 37 nearest, under 3\)$/);
+  assert.match(
+    quiet.semantic?.skipped ?? '',
+    /^no chunk stood out by meaning \(the nearest is [0-2]\.\d standard deviations above the mean of the 37 nearest, under 3\)$/,
+  );
   assert.ok(quiet.results.length > 0 && quiet.results.every((result) => !result.explain.semantic), 'no result carries a semantic part');
   assert.deepEqual(ranking(quiet), ranking(await engine.search('return input', { stages: { semantic: false } })), 'the word lists rank as they do alone');
   const fusedAnyway = await engine.search('return input', { semanticStandout: 0 });

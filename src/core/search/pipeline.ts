@@ -111,7 +111,7 @@ function semanticToFuse(list: SemanticList | undefined, options: SearchOptions):
   const sample = list.rows.slice(0, STANDOUT_SAMPLE).map((row) => row.cosine);
   const standout = standoutOf(sample);
   if (sample.length >= MIN_STANDOUT_SAMPLE && standout < options.semanticStandout) {
-    const skipped = `no chunk stood out by meaning (the nearest is ${standout.toFixed(1)} standard deviations above the ${sample.length} nearest, under ${options.semanticStandout})`;
+    const skipped = `no chunk stood out by meaning (the nearest is ${standout.toFixed(1)} standard deviations above the mean of the ${sample.length} nearest, under ${options.semanticStandout})`;
     return { report: { model: list.model, skipped } };
   }
   return { rows: list.rows, report: { model: list.model } };
