@@ -48,15 +48,10 @@ export function writeBertShapedModel(folder: string, shape: BertShape): void {
   // Weights of a trained BERT's scale, so activations stay in the ranges real ones have.
   const weights = (name: string, dims: number[]) => floats(name, dims, () => (next() * 2 - 1) * 0.05);
   const constant = (name: string, value: number) => floats(name, [], () => value);
-  const longs = (name: string, values: number[]) => {
+  /** An int64 tensor: a list, or with `dims` [] a scalar. */
+  const longs = (name: string, values: number[], dims = [values.length]) => {
     const data = BigInt64Array.from(values.map(BigInt));
-    initializer.push(onnx.TensorProto.create({ name, dims: [values.length], dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(data.buffer) }));
-    return name;
-  };
-  const longScalar = (name: string, value: number) => {
-    initializer.push(
-      onnx.TensorProto.create({ name, dims: [], dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(BigInt64Array.of(BigInt(value)).buffer) }),
-    );
+    initializer.push(onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(data.buffer) }));
     return name;
   };
   const op = (opType: string, input: string[], output: string, attribute: onnxProto.onnx.IAttributeProto[] = []) => {
@@ -72,8 +67,8 @@ export function writeBertShapedModel(folder: string, shape: BertShape): void {
     op('Add', [op('MatMul', [x, weights(`${name}.weight`, [from, to])], `${name}.mm`), floats(`${name}.bias`, [to], () => 0)], `${name}.out`);
 
   // Embeddings: word + position + token type, then a layer norm.
-  const sequence = op('Gather', [op('Shape', ['input_ids'], 'ids_shape'), longScalar('sequence_axis', 1)], 'sequence_length');
-  const positionIds = op('Range', [longScalar('first_position', 0), sequence, longScalar('position_step', 1)], 'position_ids');
+  const sequence = op('Gather', [op('Shape', ['input_ids'], 'ids_shape'), longs('sequence_axis', [1], [])], 'sequence_length');
+  const positionIds = op('Range', [longs('first_position', [0], []), sequence, longs('position_step', [1], [])], 'position_ids');
   const summed = op(
     'Add',
     [
