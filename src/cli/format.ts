@@ -61,7 +61,7 @@ export function formatResults(response: SearchResponse, options: { explain: bool
   if (response.results.length === 0) lines.push('No results.');
   response.results.forEach((result, index) => {
     const where = `${result.path}:${result.startLine}-${result.endLine}`;
-    lines.push(`${String(index + 1).padStart(2)}  ${bold(where)}  ${result.stage.padEnd(9)}  ${result.title}`);
+    lines.push(`${String(response.offset + index + 1).padStart(2)}  ${bold(where)}  ${result.stage.padEnd(9)}  ${result.title}`);
     lines.push(`    ${dim(highlight(result, options.color))}`);
     if (result.copies) lines.push(`    ${dim(copiesNote(result.copies, COPIES_LISTED))}`);
     if (options.explain) lines.push(...describeAsText(result).map((line) => `    ${line}`));

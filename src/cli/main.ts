@@ -33,18 +33,19 @@ const USAGE = `fused-search — fused full-text search over a folder
 
 Usage:
   fused-search index [DIR] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--max-file-bytes N] [--chunk-bytes N] [--threads N] [--index-secret-files] [--wait] [--json] [EMBEDDING]
-  fused-search search QUERY [--db FILE] [--limit N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]] [EMBEDDING]
+  fused-search search QUERY [--db FILE] [--limit N] [--offset N] [--path GLOB]... [--kind code|prose] [--fuzzy MODE] [--explain] [--json | --agent [--budget BYTES]] [EMBEDDING]
   fused-search locate [TEXT] [--file FILE] [--db FILE] [--limit N] [--json]   files to look at for an issue, an error or a stack trace
   fused-search stats [--db FILE] [--json]
   fused-search eval DATASET_DIR [--split test] [--queries FILE] [--json]
   fused-search mcp [--root DIR | --db FILE] [--budget BYTES] [--index-secret-files]   MCP server over stdio, for coding agents
 
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
-current folder and its parents. locate reads the text from --file, or from stdin when no TEXT is
-given and stdin is not a terminal. While another process keeps the index up to date (a VS Code window,
-an MCP server), index exits with status 3 and says which; --wait waits for it to let go. --threads
-sets how many threads read and chunk files beside the one that writes the index (0: that one does
-it all; default: 1 when there is a second CPU).
+current folder and its parents. search --offset N skips the first N results, for the next page.
+locate reads the text from --file, or from stdin when no TEXT is given and stdin is not a terminal.
+While another process keeps the index up to date (a VS Code window, an MCP server), index exits
+with status 3 and says which; --wait waits for it to let go. --threads sets how many threads read
+and chunk files beside the one that writes the index (0: that one does it all; default: 1 when
+there is a second CPU).
 
 EMBEDDING turns on the semantic lane, a third list of the chunks nearest the query's meaning:
   --embed ollama|openai|static|onnx --embed-model NAME|DIR [--embed-endpoint URL] [--embed-dimensions N] [--embed-batch N]
@@ -69,6 +70,7 @@ const OPTIONS = {
   wait: { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
   limit: { type: 'string' },
+  offset: { type: 'string' },
   path: { type: 'string', multiple: true },
   kind: { type: 'string' },
   fuzzy: { type: 'string' },
@@ -170,6 +172,7 @@ async function main(argv: string[]): Promise<number> {
       const query = rest.join(' ');
       if (!query.trim()) throw new UsageError('search needs a query');
       const limit = values.limit === undefined ? undefined : numberFlag(SEARCH_OPTION_SCHEMAS.limit, values.limit, '--limit');
+      const offset = values.offset === undefined ? undefined : numberFlag(SEARCH_OPTION_SCHEMAS.offset, values.offset, '--offset');
       const fuzzy = values.fuzzy === undefined ? undefined : flag(SEARCH_OPTION_SCHEMAS.fuzzy, values.fuzzy, '--fuzzy');
       const globs = values.path === undefined ? undefined : flag(AGENT_SEARCH_INPUT.path, values.path, '--path');
       const kind = values.kind === undefined ? undefined : flag(AGENT_SEARCH_INPUT.kind, values.kind, '--kind');
@@ -181,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
         // reading an index another process keeps, it only reads.
         const found = await keeper.search(query, {
           ...(limit ? { limit } : {}),
+          ...(offset ? { offset } : {}),
           ...(fuzzy ? { fuzzy } : {}),
           filters: filtersFor(globs, kind),
         });

@@ -101,7 +101,7 @@ export interface AgentOutput {
 }
 
 /** What the agent's text is made from: one folder's search response, or several merged. */
-export type AgentAnswer = Pick<SearchResponse, 'results' | 'corrections' | 'candidates' | 'semantic' | 'partial'>;
+export type AgentAnswer = Pick<SearchResponse, 'results' | 'offset' | 'corrections' | 'candidates' | 'semantic' | 'partial'>;
 
 interface Block {
   rank: number;
@@ -119,9 +119,11 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   const corrections = correctionLine(response) + semanticLine(response) + partialLine(response);
   const terms = queryTerms([query, ...response.corrections.map(([, corrected]) => corrected)].join(' '));
 
-  // Reserve room for the header and trailer as they would read with the largest numbers, then fill
-  // the rest with results; the real notices are never longer than the reserved ones.
-  const reserve = bytes(header(query, response, n, n, files)) + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
+  // Reserve room for the longest the header and trailer can read, whatever number of results fits,
+  // then fill the rest with results.
+  let headerReserve = 0;
+  for (let shown = 0; shown <= n; shown++) headerReserve = Math.max(headerReserve, bytes(header(query, response, n, shown, files)));
+  const reserve = headerReserve + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
   let room = budget - reserve;
   const blocks: Block[] = [];
   const seenFiles = new Set<string>();
@@ -129,12 +131,14 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
     const result = results[i]!;
     const fileHead = seenFiles.has(result.path) ? '' : fileLine(result.path);
     // Each result's share of the room left is weighted by its rank's line allowance, so the first
-    // results get the lines and the budget still reaches the last ones.
+    // results get the lines and the budget still reaches the last ones. A later page's results
+    // keep the allowance of their ranks below the first page.
+    const rank = response.offset + i + 1;
     let weights = 0;
-    for (let j = i; j < n; j++) weights += linesForRank(j + 1);
-    const allowance = Math.floor((room * linesForRank(i + 1)) / weights) - bytes(fileHead);
+    for (let j = i; j < n; j++) weights += linesForRank(response.offset + j + 1);
+    const allowance = Math.floor((room * linesForRank(rank)) / weights) - bytes(fileHead);
     const text = options.chunkText?.(result.chunkId, result);
-    const block = resultBlock(i + 1, result, text, terms, allowance, room - bytes(fileHead), options);
+    const block = resultBlock(rank, result, text, terms, allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
     seenFiles.add(result.path);
@@ -143,7 +147,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   const omitted = n - blocks.length;
   const unprinted = blocks.reduce((sum, b) => sum + b.shown.endLine - b.shown.startLine + 1 - printedCount(b.shown), 0);
   const text =
-    header(query, response, blocks.length, omitted, files) + corrections + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
+    header(query, response, n, blocks.length, files) + corrections + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
   // The reserve makes this unreachable; kept so the promise holds even if the notices change.
   const safe = bytes(text) <= budget ? text : cutToBytes(text, budget);
   return { text: safe, bytes: bytes(safe), shown: blocks.map((b) => b.shown), omitted };
@@ -169,12 +173,19 @@ function fileLine(path: string): string {
   return `\n${path}\n`;
 }
 
-function header(query: string, response: AgentAnswer, shown: number, omitted: number, files: number): string {
-  const total = shown + omitted;
-  if (total === 0) return `No results for "${oneLine(query, 200)}".\n`;
-  const more = response.candidates > total ? ` (${response.candidates} candidates matched; raise limit for more)` : '';
+/** The answer's first line, for `total` results of which the first `shown` fit the budget. */
+function header(query: string, response: AgentAnswer, total: number, shown: number, files: number): string {
+  const quoted = `"${oneLine(query, 200)}"`;
+  if (total === 0) return response.offset > 0 ? `No results for ${quoted} after the first ${response.offset}.\n` : `No results for ${quoted}.\n`;
+  const first = response.offset + 1;
+  const which = response.offset === 0 ? `${total} result${total === 1 ? '' : 's'}` : total === 1 ? `Result ${first}` : `Results ${first}–${first + total - 1}`;
   const where = ` in ${files} file${files === 1 ? '' : 's'}`;
-  return `${total} result${total === 1 ? '' : 's'} for "${oneLine(query, 200)}"${where}${more}${omitted > 0 ? `; ${shown} shown` : ''}.\n`;
+  const beyond = response.candidates > response.offset + total;
+  const counted = beyond ? ` (${response.candidates} candidates matched)` : '';
+  const cut = shown < total ? `; ${shown} shown` : '';
+  // The next page starts at the first result not printed, whether the limit or the budget stopped there.
+  const next = shown > 0 && (beyond || shown < total) ? `; offset ${response.offset + shown} for the next` : '';
+  return `${which} for ${quoted}${where}${counted}${cut}${next}.\n`;
 }
 
 function correctionLine(response: AgentAnswer): string {
@@ -200,7 +211,7 @@ function trailer(omitted: number, total: number, budget: number, unprinted: numb
   if (unprinted > 0)
     out += `\n[${unprinted} lines of these chunks not printed; read_chunk(id) gives a whole chunk, read_range(path, start_line, end_line) any lines.]\n`;
   if (omitted > 0)
-    out += `[Truncated: ${omitted} more of ${total} results left out to stay within ${budget} bytes. Narrow with path or kind, lower limit, or raise the budget.]\n`;
+    out += `[Truncated: ${omitted} more of ${total} results left out to stay within ${budget} bytes; narrow with path or kind, or raise the budget.]\n`;
   return out;
 }
 

@@ -20,7 +20,7 @@ import { isIgnoreFile } from './crawl/ignore-rules.ts';
 import { Engine, type EngineConfig } from './engine.ts';
 import { HEARTBEAT_MS, IndexLease, describeHolder, type LeaseHolder } from './index-lease.ts';
 import { type IndexProgress, type IndexSummary, type UpdateOutcome } from './indexer.ts';
-import type { SearchOptionsInput } from './options.ts';
+import { resolveSearchOptions, type SearchOptionsInput } from './options.ts';
 import { isBusy } from './store/database.ts';
 import { quote, type IndexStats, type StoredChunk } from './store/store.ts';
 import type { IndexingSoFar, SearchResponse, SearchResult } from './types.ts';
@@ -858,6 +858,8 @@ export interface KeptFolder<T> {
 
 export interface MergedSearch<T> {
   results: Array<{ result: SearchResult; folder: T }>;
+  /** Results skipped before these, as SearchResponse's. */
+  offset: number;
   corrections: Array<[string, string]>;
   /** The semantic lane, when a folder has one: a folder's reason for skipping it wins, so it is never hidden. */
   semantic?: SearchResponse['semantic'];
@@ -868,7 +870,8 @@ export interface MergedSearch<T> {
 }
 
 /**
- * Searches several folders' indexes and merges the results by score, cut to `options.limit`.
+ * Searches several folders' indexes and merges the results by score, cut to the page `options`
+ * asks for (`offset`, `limit`).
  * Scores of different folders come from the same formula over similar lists, close enough to
  * merge. `stillWanted` is asked between folders so that a superseded query stops early.
  */
@@ -878,10 +881,17 @@ export async function searchFolders<T>(
   options: SearchOptionsInput,
   stillWanted: () => boolean = () => true,
 ): Promise<MergedSearch<T> | undefined> {
-  const merged: MergedSearch<T> = { results: [], corrections: [], candidates: 0, elapsedMs: 0 };
+  const page = resolveSearchOptions(options);
+  // Of several folders, each gives all its results down to the page's last, ranked in the window a
+  // page of this size has (as one folder's later page is), and the page is cut from their merge.
+  const asked =
+    folders.length > 1
+      ? { ...options, offset: 0, limit: page.offset + page.limit, rerankWindow: page.rerankWindow, candidateDepth: page.candidateDepth }
+      : options;
+  const merged: MergedSearch<T> = { results: [], offset: page.offset, corrections: [], candidates: 0, elapsedMs: 0 };
   for (const { keeper, folder } of folders) {
     if (!stillWanted()) return undefined;
-    const answer = await keeper.search(query, options);
+    const answer = await keeper.search(query, asked);
     merged.elapsedMs += answer.elapsedMs;
     merged.candidates += answer.candidates;
     for (const result of answer.results) merged.results.push({ result, folder });
@@ -889,8 +899,10 @@ export async function searchFolders<T>(
     if (answer.semantic && (!merged.semantic || (answer.semantic.skipped && !merged.semantic.skipped))) merged.semantic = answer.semantic;
     if (answer.partial) merged.partial = addProgress(merged.partial, answer.partial);
   }
-  if (folders.length > 1) merged.results.sort((a, b) => b.result.score - a.result.score);
-  if (options.limit !== undefined) merged.results = merged.results.slice(0, options.limit);
+  if (folders.length > 1) {
+    merged.results.sort((a, b) => b.result.score - a.result.score);
+    merged.results = merged.results.slice(page.offset, page.offset + page.limit);
+  }
   return merged;
 }
 

@@ -93,6 +93,8 @@ export type SearchFilters = z.output<typeof searchFilters>;
 const MAX_LIMIT = 500;
 /** Most results an agent may ask for; more would not fit any sensible budget. */
 const MAX_AGENT_LIMIT = 50;
+/** Most results a later page may skip: past the lists' depth the pages are of chunks that barely match. */
+const MAX_OFFSET = 1_000;
 
 /**
  * Candidates each lexical list gives the fusion, whatever the limit. A chunk both lists rank 30th
@@ -106,6 +108,11 @@ const DEFAULT_CANDIDATE_DEPTH = 100;
 
 export const SEARCH_OPTION_SCHEMAS = {
   limit: wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.'),
+  offset: wholeNumber(0, MAX_OFFSET)
+    .default(0)
+    .describe(
+      'Results skipped before the ones returned: a later page, of the same ranking as the first page of this limit, so that pages neither repeat nor skip a result.',
+    ),
   candidateDepth: wholeNumber(0).default(0).describe(`Candidates taken from each lexical list; 0 means max(${DEFAULT_CANDIDATE_DEPTH}, 2 × limit).`),
   rrfK: number(0).default(60).describe("RRF's k: larger values flatten the difference between neighbouring ranks."),
   // The trigram list indexes each chunk's distinct words and matches inside them: it finds what
@@ -132,7 +139,7 @@ export const SEARCH_OPTION_SCHEMAS = {
     .describe(
       "How far, in standard deviations of the 100 nearest chunks' cosines, the nearest must stand above them for the semantic list to be fused; 0 fuses it always.",
     ),
-  rerankWindow: wholeNumber(0).default(0).describe('How many fused candidates the proximity rerank looks at; 0 means max(30, 3 × limit).'),
+  rerankWindow: wholeNumber(0).default(0).describe('How many fused candidates the proximity rerank reorders together; 0 means max(30, 3 × limit).'),
   titleColumnWeight: number(0).default(5).describe("BM25 weight of a chunk's title column relative to its text column (1)."),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
   stages: z
@@ -232,6 +239,7 @@ const MAX_QUERY_CHARS = 1000;
 export const AGENT_SEARCH_INPUT = {
   query: nonEmptyText(MAX_QUERY_CHARS).describe('Words to find, e.g. "retry policy backoff" or an identifier such as parseConfig.'),
   limit: wholeNumber(1, MAX_AGENT_LIMIT).optional().describe('Results wanted.'),
+  offset: wholeNumber(0, MAX_OFFSET).optional().describe('Results to skip, for the next page: an answer that left results out says which offset gives them.'),
   path: z
     .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)], { error: 'must be a glob such as "src/**/*.ts", or a list of globs' })
     .optional()
@@ -286,8 +294,10 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
   const stages = s.stages.unwrap().shape;
   // More than the most gives the most, not the default: "find similar" asks for one more than the user's limit.
   const limit = validOrDefault(s.limit, input.limit === undefined ? undefined : Math.min(input.limit, MAX_LIMIT));
+  const offset = validOrDefault(s.offset, input.offset === undefined ? undefined : Math.min(input.offset, MAX_OFFSET));
   return {
     limit,
+    offset,
     candidateDepth: validOrDefault(s.candidateDepth, input.candidateDepth) || Math.max(DEFAULT_CANDIDATE_DEPTH, 2 * limit),
     rrfK: validOrDefault(s.rrfK, input.rrfK),
     listWeights: {

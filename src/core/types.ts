@@ -153,6 +153,8 @@ export interface IndexingSoFar {
 
 export interface SearchResponse {
   results: SearchResult[];
+  /** Results ranked above these and skipped (the search's `offset`): the first is result offset + 1. */
+  offset: number;
   /** Corrections used by the fuzzy retry, if it ran and changed something. */
   corrections: Array<[string, string]>;
   /** The words pseudo-relevance feedback searched besides the query's own; empty if it did not run. */

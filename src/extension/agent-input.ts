@@ -10,6 +10,7 @@ import { AGENT_SEARCH_INPUT } from '../core/options.ts';
 const TOOL_INPUT = z.object({
   query: AGENT_SEARCH_INPUT.query,
   limit: AGENT_SEARCH_INPUT.limit.describe("Results wanted (default: the user's fusedSearch.limit, 10)."),
+  offset: AGENT_SEARCH_INPUT.offset,
   path: AGENT_SEARCH_INPUT.path,
   kind: AGENT_SEARCH_INPUT.kind,
   explain: AGENT_SEARCH_INPUT.explain,

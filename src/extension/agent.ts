@@ -29,7 +29,8 @@ function describe(input: ToolInput): string {
   const where = [globs ? `files matching ${globs.map((glob) => `\`${glob}\``).join(' or ')}` : 'the workspace', input.kind ? `${input.kind} only` : '']
     .filter(Boolean)
     .join(', ');
-  return `Searching ${where} for "${input.query}"${input.limit ? ` (up to ${input.limit} results)` : ''}`;
+  const page = [input.limit ? `up to ${input.limit} results` : '', input.offset ? `after the first ${input.offset}` : ''].filter(Boolean).join(' ');
+  return `Searching ${where} for "${input.query}"${page ? ` (${page})` : ''}`;
 }
 
 class FusedSearchTool implements vscode.LanguageModelTool<ToolInput> {
@@ -54,6 +55,7 @@ class FusedSearchTool implements vscode.LanguageModelTool<ToolInput> {
     const searchOptions: SearchOptionsInput = {
       ...settings.search,
       ...(input.limit ? { limit: input.limit } : {}),
+      ...(input.offset ? { offset: input.offset } : {}),
       filters: filtersFor(input.path, input.kind),
     };
     // The user's setting is a ceiling: the model may ask for less context, never for more.

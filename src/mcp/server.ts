@@ -44,7 +44,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
         'Full-text search over the indexed folder (stemmed words and substrings fused, typos corrected). ' +
         'Returns compact results, ' +
         "grouped by file: each result's line range, symbol, chunk id and lines printed/in the chunk, then its signature and the lines that matched, within a byte budget. " +
-        'Use read_chunk with the chunk id for a whole chunk, read_range for any lines of a file.',
+        'Use read_chunk with the chunk id for a whole chunk, read_range for any lines of a file, and the offset the answer names for the next results.',
       inputSchema: {
         ...AGENT_SEARCH_INPUT,
         limit: AGENT_SEARCH_INPUT.limit.describe(`Results wanted (default ${DEFAULT_SEARCH_OPTIONS.limit}).`),
@@ -52,8 +52,8 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query, limit, path: globs, kind, explain, budget_bytes }) => {
-      const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), filters: filtersFor(globs, kind) });
+    async ({ query, limit, offset, path: globs, kind, explain, budget_bytes }) => {
+      const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), ...(offset ? { offset } : {}), filters: filtersFor(globs, kind) });
       // Secrets are redacted from what the formatter is given, and once more from what it made.
       const answer = agentText(
         budget_bytes ?? defaultBudget,

@@ -219,6 +219,7 @@ const handlers: RequestHandlers = {
         query,
         {
           results,
+          offset: merged.offset,
           corrections: merged.corrections,
           candidates: merged.candidates,
           ...(merged.semantic ? { semantic: merged.semantic } : {}),

@@ -57,6 +57,27 @@ suite('the fused_search language model tool', () => {
     assert.match(explained, /why: Stage: (rrf|proximity|fuzzy) · score [\d.]+; Porter: /);
   });
 
+  test('offset gives the next page, numbered on from the first and ranked as it was', async () => {
+    // Each result as "rank path lines", in rank order, under whichever file line it is printed.
+    const located = (text: string) => {
+      let file = '';
+      const found: Array<[number, string]> = [];
+      for (const line of text.split('\n')) {
+        const result = / \[(\d+)\] (\d+-\d+) /.exec(line);
+        if (result?.index === 0) found.push([Number(result[1]), `${result[1]} ${file} ${result[2]}`]);
+        else if (/^[^\s[]\S*$/.test(line)) file = line;
+      }
+      return found.sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+    };
+    const two = located(await invoke({ query: 'reciprocal rank fusion', limit: 2 }));
+    assert.equal(two.length, 2);
+    const first = await invoke({ query: 'reciprocal rank fusion', limit: 1 });
+    assert.match(first, /; offset 1 for the next\.\n/);
+    const second = await invoke({ query: 'reciprocal rank fusion', limit: 1, offset: 1 });
+    assert.match(second, /^Result 2 for "reciprocal rank fusion" in 1 file/);
+    assert.deepEqual([...located(first), ...located(second)], two);
+  });
+
   test('the answer stays within the byte budget the setting gives', async () => {
     const full = await invoke({ query: 'reciprocal rank fusion' });
     assert.ok(Buffer.byteLength(full) > 600, 'with the default 8 KB budget the answer is longer than 600 bytes');

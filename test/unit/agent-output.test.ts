@@ -39,7 +39,7 @@ function printedLines(out: { shown: Array<{ printed: Array<[number, number]> }> 
 }
 
 function response(results: SearchResult[], extra: Partial<SearchResponse> = {}): SearchResponse {
-  return { results, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
+  return { results, offset: 0, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
 }
 
 test('the answer never exceeds its byte budget, whatever the budget and the number of results', () => {
@@ -69,7 +69,23 @@ test('a truncated answer says how many results were left out and why', () => {
   const out = formatForAgent('retry', response(results, { candidates: 45 }), { budgetBytes: 1024, chunkText: (id) => chunkText(id - 100, 60) });
   assert.ok(out.omitted > 0);
   assert.match(out.text, new RegExp(`Truncated: ${out.omitted} more of 20 results left out to stay within 1024 bytes`));
-  assert.match(out.text, /^20 results for "retry" in 20 files \(45 candidates matched; raise limit for more\); \d+ shown\./);
+  assert.match(out.text, /^20 results for "retry" in 20 files \(45 candidates matched\); (\d+) shown; offset \1 for the next\./);
+});
+
+test('a later page numbers its results from the offset, gives them a best line as at those ranks, and names the next offset', () => {
+  const page = Array.from({ length: 10 }, (_, i) => result(10 + i, 30));
+  const text = (id: number) => chunkText(id - 100, 30);
+  const out = formatForAgent('retry', response(page, { offset: 10, candidates: 45 }), { chunkText: text });
+  assert.match(out.text, /^Results 11–20 for "retry" in 10 files \(45 candidates matched\); offset 20 for the next\.\n/);
+  assert.match(out.text, /\n \[11\] 10-39 handler10 · chunk 110 · lines 1\/30\n {2}15: {3}const x = retry\(10\);/);
+  assert.doesNotMatch(out.text, /\[1\] /);
+  const first = formatForAgent('retry', response(page, { candidates: 45 }), { chunkText: text });
+  assert.match(first.text, / \[1\] 10-39 handler10 · chunk 110 · lines (\d+)\/30/);
+  assert.ok(Number(/ \[1\] .* lines (\d+)\/30/.exec(first.text)![1]) > 1, 'the same result first on the first page gets its lines');
+  const last = formatForAgent('retry', response(page.slice(0, 5), { offset: 40, candidates: 45 }), { chunkText: text });
+  assert.match(last.text, /^Results 41–45 for "retry" in 5 files\.\n/, 'no next offset when nothing is left');
+  const past = formatForAgent('retry', response([], { offset: 50, candidates: 45 }));
+  assert.equal(past.text, 'No results for "retry" after the first 50.\n');
 });
 
 test('an answer that fits says nothing about truncation', () => {

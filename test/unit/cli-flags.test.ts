@@ -41,3 +41,22 @@ test('--threads takes a whole number of preparing threads, 0 to 16, and indexes 
     assert.equal((JSON.parse(child.stdout) as { files: number }).files, 1, `--threads ${threads}`);
   }
 });
+
+test('--offset skips that many results, numbered from there, and is bounded as the agents’ offset is', () => {
+  assert.deepEqual(run('search', 'x', '--offset=-1'), { status: 2, stderr: 'fused-search: --offset must be a whole number from 0 to 1000\n' });
+  const folder = tempDir('fused-cli-');
+  for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(folder, `n${i}.md`), `# Note ${i}\n\nThe zebrafinch song, take ${i}.\n`);
+  const db = path.join(tempDir(), 'index.db');
+  const indexed = spawnSync(process.execPath, [CLI, 'index', folder, '--db', db], { encoding: 'utf8' });
+  assert.equal(indexed.status, 0, indexed.stderr);
+  const search = (...args: string[]) => spawnSync(process.execPath, [CLI, 'search', 'zebrafinch', '--db', db, ...args], { encoding: 'utf8' }).stdout;
+  const all = search()
+    .split('\n')
+    .filter((line) => /^ ?\d+ {2}/.test(line));
+  assert.equal(all.length, 3);
+  const third = search('--offset', '2')
+    .split('\n')
+    .filter((line) => /^ ?\d+ {2}/.test(line));
+  assert.deepEqual(third, [all[2]], 'the third result, numbered 3');
+  assert.match(search('--agent', '--limit', '1', '--offset', '1'), /^Result 2 for "zebrafinch" in 1 file \(3 candidates matched\); offset 2 for the next\.\n/);
+});

@@ -48,7 +48,14 @@ const fusedOnly: SearchResult = {
   explain: { stage: 'rrf', porter: { rank: 1, bm25: -3 }, rrf: { score: 1 / 61, k: 60, contributions: { porter: 1 / 61 } } },
 };
 
-const response = (results: SearchResult[]): SearchResponse => ({ results, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1 });
+const response = (results: SearchResult[]): SearchResponse => ({
+  results,
+  offset: 0,
+  corrections: [],
+  feedbackWords: [],
+  candidates: results.length,
+  elapsedMs: 1,
+});
 
 test('describe() puts every stage that touched a result into one line each, the proximity boost as the factor it multiplies by', () => {
   assert.deepEqual(describeAsText(promoted), [

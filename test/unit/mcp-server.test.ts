@@ -111,6 +111,27 @@ test('the file watcher picks up a new file without being asked', async () => {
   assert.ok(seen, 'the new file became searchable');
 });
 
+test('an agent pages through results with offset: no result comes twice, and the answer names the next offset', async () => {
+  fs.mkdirSync(path.join(root, 'paged'));
+  for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(root, `paged/part${i}.md`), `# Part ${i}\n\nThe quasarpaging knob, note ${i}.\n`);
+  assert.equal((await call(client, 'reindex', { path: 'paged' })).isError, false);
+  const chunks = (text: string) => [...text.matchAll(/ · chunk (\d+) ·/g)].map((m) => m[1]);
+  const first = await call(client, 'search', { query: 'quasarpaging', limit: 2 });
+  assert.match(first.text, /^2 results for "quasarpaging" in 2 files \(5 candidates matched\); offset 2 for the next\.\n/);
+  const second = await call(client, 'search', { query: 'quasarpaging', limit: 2, offset: 2 });
+  assert.match(second.text, /^Results 3–4 for "quasarpaging" in 2 files \(5 candidates matched\); offset 4 for the next\.\n/);
+  assert.match(second.text, /\n \[3\] /);
+  const third = await call(client, 'search', { query: 'quasarpaging', limit: 2, offset: 4 });
+  assert.match(third.text, /^Result 5 for "quasarpaging" in 1 file\.\n/);
+  const seen = [first, second, third].flatMap((answer) => chunks(answer.text));
+  assert.equal(seen.length, 5);
+  assert.equal(new Set(seen).size, 5, 'each part came back once');
+  assert.match((await call(client, 'search', { query: 'quasarpaging', offset: 5 })).text, /^No results for "quasarpaging" after the first 5\.\n/);
+  const negative = await call(client, 'search', { query: 'quasarpaging', offset: -1 });
+  assert.equal(negative.isError, true);
+  assert.match(negative.text, /offset/);
+});
+
 test('index_status reports files, chunks, freshness and who keeps the index', async () => {
   const status = JSON.parse((await call(client, 'index_status', {})).text) as Record<string, unknown>;
   assert.equal(status.role, 'owner');

@@ -512,3 +512,31 @@ test('a section pasted into many pages is one result that names its copies; the 
   assert.equal(results.filter((r) => r.copies).length, 1, 'a result with a text of its own has no copies');
   store.close();
 });
+
+test('pages of a search neither repeat nor skip a result: each is the slice of one ranking, and past the end is empty', () => {
+  // Forty notes hold the query's words, some side by side and some far apart, so the proximity
+  // rerank reorders what the lists fused.
+  const files: Record<string, Array<{ text: string; title: string }>> = {};
+  for (let i = 0; i < 40; i++) {
+    const text = i % 3 === 0 ? `retry backoff policy note ${i}` : `retry ${filler(i % 7, 'pad')} then backoff policy ${i}`;
+    files[`notes/n${i}.md`] = [{ title: `Note ${i}`, text }];
+  }
+  const context = contextFor(storeWith(files));
+  const ids = (offset: number) => search(context, 'retry backoff', { limit: 10, offset }).results.map((r) => r.chunkId);
+  const pages = [ids(0), ids(10), ids(20), ids(30)];
+  const paged = pages.flat();
+  assert.equal(paged.length, 40);
+  assert.equal(new Set(paged).size, 40, 'no result comes back on two pages');
+  const firstWindow = search(context, 'retry backoff', { limit: 30, rerankWindow: 30 }).results.map((r) => r.chunkId);
+  assert.deepEqual(paged.slice(0, 30), firstWindow, 'the pages read, in order, as one search reranked in the first page’s window');
+  // A typo: the corrected ranking leads and the typed one follows, both reranked a window at a time.
+  const typoPages = [0, 10, 20, 30, 40].flatMap((offset) => search(context, 'retry bakcoff', { limit: 10, offset }).results.map((r) => r.chunkId));
+  assert.equal(new Set(typoPages).size, typoPages.length, 'no result of a corrected query comes back on two pages');
+  assert.ok(typoPages.length >= 40, `${typoPages.length} results over the pages`);
+  const later = search(context, 'retry backoff', { limit: 10, offset: 10 });
+  assert.equal(later.offset, 10, 'the response says which results it skipped');
+  const past = search(context, 'retry backoff', { limit: 10, offset: 40 });
+  assert.deepEqual(past.results, []);
+  assert.equal(past.candidates, 40, 'and how many matched, so the caller knows why the page is empty');
+  context.store.close();
+});

@@ -13,7 +13,7 @@ import type { Correction, Vocabulary } from './fuzzy.ts';
 import { FEEDBACK_CHUNKS, feedbackWords, wantsFeedback } from './feedback.ts';
 import { feedbackList, inverseDocumentFrequency, porterList, trigramList } from './lists.ts';
 import { prepare, findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
-import { rerank } from './rerank.ts';
+import { rerank, type Reranked } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
 import { parseQuery, type QueryTerms } from './terms.ts';
 
@@ -89,8 +89,18 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   }
 
   const pieces = prepare(terms.pieces);
-  const results = ranked.slice(0, options.limit).map((entry) => toResult(entry, entry.occurrences ?? findOccurrences(entry.chunk.text, pieces), corrections));
-  return { results, corrections, feedbackWords, ...(lane ? { semantic: lane } : {}), candidates: typed.candidates, elapsedMs: performance.now() - started };
+  const results = ranked
+    .slice(options.offset, options.offset + options.limit)
+    .map((entry) => toResult(entry, entry.occurrences ?? findOccurrences(entry.chunk.text, pieces), corrections));
+  return {
+    results,
+    offset: options.offset,
+    corrections,
+    feedbackWords,
+    ...(lane ? { semantic: lane } : {}),
+    candidates: typed.candidates,
+    elapsedMs: performance.now() - started,
+  };
 }
 
 /** The semantic list's first rows, which its nearest is measured against: as many as a default search reads. */
@@ -191,12 +201,16 @@ function rank(
 ): Omit<Run, 'feedbackWords'> {
   const fused = fuse(lists, semantic, options.rrfK, options.listWeights).filter((candidate) => QUERY_LISTS.some((name) => candidate.lists[name]));
   const accept = compileFilter(options.filters);
-  const window = Math.max(options.rerankWindow, options.limit);
+  // The rerank reorders the fused candidates a window at a time: the first window is the first
+  // page's ranking whatever page is asked, and a page below it is taken from the windows after it,
+  // so that pages neither repeat nor skip a result.
+  const window = rerankWindow(options);
+  const poolSize = window * Math.ceil((options.offset + options.limit) / window);
   // Copies of a chunk take no room of their own, so the window holds as many different texts.
   const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate; copies: StoredChunk[] }> = [];
   const folder = new CopyFolder<(typeof pool)[number]>();
   // Read a window's worth of candidates at a time: most searches fill the pool from the first.
-  for (let from = 0; from < fused.length && pool.length < window; from += window) {
+  for (let from = 0; from < fused.length && pool.length < poolSize; from += window) {
     const candidates = fused.slice(from, from + window);
     const chunks = store.chunks(candidates.map((candidate) => candidate.id));
     for (const candidate of candidates) {
@@ -204,7 +218,7 @@ function rank(
       if (!chunk || !accept(chunk)) continue;
       const entry = { chunk, fused: candidate, copies: [] };
       if (!options.stages.copies || folder.add(entry)) pool.push(entry);
-      if (pool.length === window) break;
+      if (pool.length === poolSize) break;
     }
   }
 
@@ -221,23 +235,22 @@ function rank(
     return { ranked, candidates: fused.length };
   }
   const lexical = matchStrength(lists, semantic, options.listWeights);
-  const reranked = rerank(
-    pool.map(({ chunk, fused: c, copies }) => ({
-      id: c.id,
-      score: c.score,
-      lexical: lexical(c),
-      title: chunk.title,
-      path: chunk.path,
-      kind: chunk.kind,
-      text: chunk.text,
-      occurrences: proximity.measured?.get(c.id),
-      chunk,
-      fused: c,
-      copies,
-    })),
-    proximity.pieces,
-    proximity.pieceIdf,
-  );
+  const candidates = pool.map(({ chunk, fused: c, copies }) => ({
+    id: c.id,
+    score: c.score,
+    lexical: lexical(c),
+    title: chunk.title,
+    path: chunk.path,
+    kind: chunk.kind,
+    text: chunk.text,
+    occurrences: proximity.measured?.get(c.id),
+    chunk,
+    fused: c,
+    copies,
+  }));
+  const reranked: Array<Reranked<(typeof candidates)[number]>> = [];
+  for (let from = 0; from < candidates.length; from += window)
+    reranked.push(...rerank(candidates.slice(from, from + window), proximity.pieces, proximity.pieceIdf, from));
   const ranked = reranked.map((entry): Ranked => ({
     chunk: entry.candidate.chunk,
     fused: entry.candidate.fused,
@@ -248,6 +261,11 @@ function rank(
     stage: onlyBySemantic(entry.candidate.fused) ? 'semantic' : entry.proximity.finalRank < entry.proximity.fusedRank ? 'proximity' : 'rrf',
   }));
   return { ranked, candidates: fused.length };
+}
+
+/** How many fused candidates the rerank reorders together: a page never holds more than a window. */
+function rerankWindow(options: SearchOptions): number {
+  return Math.max(options.rerankWindow, options.limit);
 }
 
 /** The lists that search for the query itself: its words, and its meaning. The feedback list searches other words. */
@@ -390,7 +408,8 @@ function bestInContext(store: IndexStore, candidates: Correction[], otherPieces:
  * replaces one the index does not hold, which matched nothing, so the corrected query has every
  * clue the typed one had and one more; ranking the two by score would interleave chunks that
  * match the correction with chunks that ignore it. What only the corrected query found is
- * marked `fuzzy`.
+ * marked `fuzzy`. A later page keeps the first page's order: the corrected ranking fills whole
+ * rerank windows before it runs out, so only a page below its first window sees more of it.
  */
 function merge(typed: Ranked[], corrected: Ranked[]): Ranked[] {
   const typedIds = new Set(typed.map((entry) => entry.chunk.id));

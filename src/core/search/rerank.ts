@@ -61,9 +61,10 @@ export interface Reranked<T extends RerankInput> {
  * Reorders the candidates (already in fused order) by fused score × (1 + boost) × √lexical; the
  * boost is at most TITLE_BOOST + SPAN_WEIGHT + PHRASE_WEIGHT, so the rerank reorders neighbours and lifts
  * strong chunks from below the cut without letting the text layout outvote the lexical evidence.
- * `pieceIdf[i]` is the importance of query piece i; every candidate gets an explanation.
+ * `pieceIdf[i]` is the importance of query piece i; every candidate gets an explanation, whose
+ * ranks count from `ranksAbove` + 1 (the candidates of a window below the first).
  */
-export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces, pieceIdf: readonly number[]): Array<Reranked<T>> {
+export function rerank<T extends RerankInput>(candidates: T[], query: QueryPieces, pieceIdf: readonly number[], ranksAbove = 0): Array<Reranked<T>> {
   const terms = query.pieces.length;
   const totalWeight = pieceIdf.reduce((sum, w) => sum + w, 0) || 1;
   const pairWeights = pieceIdf.slice(1).map((w, i) => Math.min(w, pieceIdf[i]!));
@@ -87,11 +88,11 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
       candidate,
       score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical),
       occurrences,
-      proximity: { titleBoost, span, phrasePairs: pairs.length, boost, lexical: candidate.lexical, fusedRank: index + 1, finalRank: 0 },
+      proximity: { titleBoost, span, phrasePairs: pairs.length, boost, lexical: candidate.lexical, fusedRank: ranksAbove + index + 1, finalRank: 0 },
     };
   });
   scored.sort((a, b) => b.score - a.score || a.proximity.fusedRank - b.proximity.fusedRank);
-  scored.forEach((entry, index) => (entry.proximity.finalRank = index + 1));
+  scored.forEach((entry, index) => (entry.proximity.finalRank = ranksAbove + index + 1));
   return scored;
 }
 
