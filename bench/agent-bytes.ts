@@ -11,7 +11,9 @@
 // when the answer legitimately lives in more than one place; any one of them counts). For each, the
 // table says the best-ranked result whose chunk range overlaps the answer lines ("rank"), whether those
 // lines were printed in the answer's excerpts ("lines"), and the bytes and tokens (o200k_base, through
-// gpt-tokenizer) of the answer vs of the files.
+// gpt-tokenizer) of the answer vs of the files. Each question is also asked for the results after
+// the first page, as the next page (`offset`) and as a first page twice as long (`limit`), for what
+// each costs and whether the answers the first page missed are there.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -387,6 +389,48 @@ interface Totals {
   fileTokens: number;
   located: number;
   printed: number;
+  /** The results after the first page, asked as the next page (`offset`) and as a bigger first page (`limit`, twice). */
+  nextPageBytes: number;
+  doubledPageBytes: number;
+  /** Answers not among the first page's results, and those of them the next page holds. */
+  notLocated: number;
+  locatedNext: number;
+}
+
+const NO_TOTALS: Totals = {
+  questions: 0,
+  searchBytes: 0,
+  fileBytes: 0,
+  searchTokens: 0,
+  fileTokens: 0,
+  located: 0,
+  printed: 0,
+  nextPageBytes: 0,
+  doubledPageBytes: 0,
+  notLocated: 0,
+  locatedNext: 0,
+};
+
+/** The best rank of a result overlapping the answer lines (0: none), and whether those lines were printed. */
+function judge(shown: Printed[], answers: Question['answers']): { rank: number; lines: 'all' | 'part' | 'no' } {
+  let rank = 0;
+  let lines: 'all' | 'part' | 'no' = 'no';
+  for (const r of shown) {
+    for (const a of answers) {
+      if (r.path !== a.path || r.end < a.start || r.start > a.end) continue;
+      if (!rank || r.rank < rank) rank = r.rank;
+      let inside = 0;
+      for (let line = a.start; line <= a.end; line++) if (r.lines.has(line)) inside++;
+      const verdict = inside === a.end - a.start + 1 ? 'all' : inside > 0 ? 'part' : 'no';
+      if (verdict === 'all' || (verdict === 'part' && lines === 'no')) lines = verdict;
+    }
+  }
+  return { rank, lines };
+}
+
+async function searchText(client: Client, query: string, args: Record<string, number>): Promise<string> {
+  const result = (await client.callTool({ name: 'search', arguments: { query, ...args } })) as CallToolResult;
+  return result.content[0]?.type === 'text' ? result.content[0].text : '';
 }
 
 async function measure(repo: Repo, root: string, extra: Record<string, number>, rows: string[][], answersDir: string | undefined): Promise<Totals> {
@@ -405,10 +449,9 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
       `  WARNING: the answers were located in ${repo.name} ${repo.locatedIn}, this is ${version}: their lines may have moved, and this row is not comparable\n`,
     );
   }
-  const t: Totals = { questions: repo.questions.length, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
+  const t: Totals = { ...NO_TOTALS, questions: repo.questions.length };
   for (const [n, q] of repo.questions.entries()) {
-    const result = (await client.callTool({ name: 'search', arguments: { query: q.query, ...extra } })) as CallToolResult;
-    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+    const text = await searchText(client, q.query, extra);
     if (answersDir) fs.writeFileSync(path.join(answersDir, `${repo.name}-${n + 1}.txt`), `${q.question}\n${JSON.stringify(q.answers)}\n\n${text}`);
     const searchBytes = Buffer.byteLength(text);
     // Any one answer file suffices, so the fair comparison is the cheapest of them.
@@ -416,18 +459,15 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     const fileBytes = Math.min(...files.map((f) => Buffer.byteLength(f)));
     const fileTokens = Math.min(...files.map((f) => countTokens(f)));
     const searchTokens = countTokens(text);
-    const shown = parseAnswer(text);
-    let rank = 0;
-    let linesShown = 'no';
-    for (const r of shown) {
-      for (const a of q.answers) {
-        if (r.path !== a.path || r.end < a.start || r.start > a.end) continue;
-        if (!rank || r.rank < rank) rank = r.rank;
-        let inside = 0;
-        for (let line = a.start; line <= a.end; line++) if (r.lines.has(line)) inside++;
-        const verdict = inside === a.end - a.start + 1 ? 'all' : inside > 0 ? 'part' : 'no';
-        if (verdict === 'all' || (verdict === 'part' && linesShown === 'no')) linesShown = verdict;
-      }
+    const { rank, lines: linesShown } = judge(parseAnswer(text), q.answers);
+    // What the results after the first page cost an agent: the next page, or the first page asked again twice as long.
+    const pageSize = extra.limit ?? DEFAULT_SEARCH_OPTIONS.limit;
+    const nextPage = await searchText(client, q.query, { ...extra, offset: pageSize });
+    t.nextPageBytes += Buffer.byteLength(nextPage);
+    t.doubledPageBytes += Buffer.byteLength(await searchText(client, q.query, { ...extra, limit: 2 * pageSize }));
+    if (!rank) {
+      t.notLocated++;
+      if (judge(parseAnswer(nextPage), q.answers).rank) t.locatedNext++;
     }
     t.searchBytes += searchBytes;
     t.fileBytes += fileBytes;
@@ -495,12 +535,14 @@ async function main(): Promise<void> {
   process.stdout.write(`limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n`);
   const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'search tok', 'files tok', 'rank', 'lines']];
   const separators = new Set<number>([0]);
-  const all: Totals = { questions: 0, searchBytes: 0, fileBytes: 0, searchTokens: 0, fileTokens: 0, located: 0, printed: 0 };
+  const all: Totals = { ...NO_TOTALS };
+  const pages: string[][] = [['repository', 'next page (offset) B', 'twice the page (limit) B', 'not in the first page', 'in the next']];
   const totals: string[][] = [];
   const heldOut: string[][] = [];
   for (const repo of repos) {
     const t = await measure(repo, repo.root(), extra, rows, values.answers);
     separators.add(rows.length - 1);
+    pages.push([repo.name, String(t.nextPageBytes), String(t.doubledPageBytes), String(t.notLocated), String(t.locatedNext)]);
     if (repo.heldOut) {
       heldOut.push(totalRow(`${repo.name} (held out)`, t));
       continue;
@@ -518,6 +560,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${row.map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}\n`);
     if (separators.has(i)) process.stdout.write(`${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   }
+  process.stdout.write('\nThe results after the first page, asked as the next page (offset) or as a first page twice as long (limit):\n');
+  const pageWidths = pages[0]!.map((_, c) => Math.max(...pages.map((r) => r[c]!.length)));
+  for (const row of pages)
+    process.stdout.write(`${row.map((cell, c) => (c === 0 ? cell.padEnd(pageWidths[c]!) : cell.padStart(pageWidths[c]!))).join('  ')}\n`);
   process.stdout.write(
     "\nsearch B / tok: bytes / tokens (o200k_base, gpt-tokenizer) of the search tool's answer; files B / tok: of the smallest file holding the answer; ratio = files B / search B.\n" +
       "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
