@@ -182,10 +182,10 @@ function header(query: string, response: AgentAnswer, total: number, shown: numb
   const where = ` in ${files} file${files === 1 ? '' : 's'}`;
   const beyond = response.candidates > response.offset + total;
   const counted = beyond ? ` (${response.candidates} candidates matched)` : '';
-  const cut = shown < total ? `; ${shown} shown` : '';
-  // The next page starts at the first result not printed, whether the limit or the budget stopped there.
+  // The next page starts at the first result not printed, whether the limit or the budget stopped
+  // there; the trailer counts what the budget left out.
   const next = shown > 0 && (beyond || shown < total) ? `; offset ${response.offset + shown} for the next` : '';
-  return `${which} for ${quoted}${where}${counted}${cut}${next}.\n`;
+  return `${which} for ${quoted}${where}${counted}${next}.\n`;
 }
 
 function correctionLine(response: AgentAnswer): string {

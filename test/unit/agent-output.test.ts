@@ -69,7 +69,8 @@ test('a truncated answer says how many results were left out and why', () => {
   const out = formatForAgent('retry', response(results, { candidates: 45 }), { budgetBytes: 1024, chunkText: (id) => chunkText(id - 100, 60) });
   assert.ok(out.omitted > 0);
   assert.match(out.text, new RegExp(`Truncated: ${out.omitted} more of 20 results left out to stay within 1024 bytes`));
-  assert.match(out.text, /^20 results for "retry" in 20 files \(45 candidates matched\); (\d+) shown; offset \1 for the next\./);
+  assert.match(out.text, /^20 results for "retry" in 20 files \(45 candidates matched\); offset (\d+) for the next\./);
+  assert.equal(Number(/offset (\d+) for the next/.exec(out.text)![1]), 20 - out.omitted, 'the next page starts at the first result left out');
 });
 
 test('a later page numbers its results from the offset, gives them a best line as at those ranks, and names the next offset', () => {
