@@ -65,7 +65,15 @@ note.id = 'note';
 const list = el('div', 'results');
 list.id = 'results';
 list.setAttribute('role', 'list');
-app.append(query, filters, status, note, list);
+const more = custom<HTMLElement & { disabled: boolean }>('vscode-button', { id: 'more', secondary: '' });
+more.textContent = 'Show more results';
+more.hidden = true;
+more.addEventListener('click', () => {
+  more.disabled = true;
+  status.classList.add('busy');
+  vscode.postMessage({ type: 'more' });
+});
+app.append(query, filters, status, note, list, more);
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 // The host's first state, which answers 'ready', brings the setting; nothing is typed before that,
@@ -87,6 +95,7 @@ function schedule(): void {
     vscode.postMessage({ type: 'search', query: text, filters: currentFilters() });
     if (text.trim() === '') {
       list.replaceChildren();
+      more.hidden = true;
       note.textContent = '';
       return;
     }
@@ -220,6 +229,8 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
 function renderResults(message: Extract<HostNotification, { type: 'results' }>): void {
   last = message;
   status.classList.remove('busy');
+  more.hidden = !message.more;
+  more.disabled = false;
   const corrected = message.corrections.length > 0 ? `Showing results for ${correctedQuery(message.query, message.corrections)}` : '';
   const lane = message.semanticSkipped ? ` · semantic list skipped: ${message.semanticSkipped}` : '';
   const partial = message.partial ? ` · ${message.partial}` : '';
@@ -253,6 +264,7 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
 function renderLocated(message: Extract<HostNotification, { type: 'located' }>): void {
   last = undefined;
   status.classList.remove('busy');
+  more.hidden = true;
   note.textContent = `Located ${message.files.length} file${message.files.length === 1 ? '' : 's'} from ${message.summary} in ${message.elapsedMs.toFixed(0)} ms`;
   const children: HTMLElement[] = [];
   if (message.files.length === 0) children.push(el('div', 'empty', 'No indexed file matches what the text points at.'));
@@ -292,10 +304,14 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
       renderState(message.state);
       break;
     case 'results':
-      if (message.query === query.value) renderResults(message);
+      if (message.query !== query.value) break;
+      // A later page goes below the results shown, numbered on from them.
+      if (message.offset > 0 && last?.query === message.query) renderResults({ ...message, offset: 0, results: [...last.results, ...message.results] });
+      else if (message.offset === 0) renderResults(message);
       break;
     case 'failed':
       status.classList.remove('busy');
+      more.disabled = false;
       note.textContent = `Search failed: ${message.message}`;
       break;
     case 'located':

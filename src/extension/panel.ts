@@ -4,11 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { partialNote } from '../core/describe.ts';
+import { resolveSearchOptions } from '../core/options.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from '../protocol/panel.ts';
 import { clueSummary } from '../core/locate-output.ts';
-import type { FolderLocateAnswer } from '../protocol/worker.ts';
+import type { FolderLocateAnswer, SearchAnswer } from '../protocol/worker.ts';
 import { openLines, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
 
@@ -19,8 +20,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   private readonly disposables: vscode.Disposable[] = [];
   private readonly media: vscode.Uri;
   private pendingQuery: string | undefined;
-  /** The view's newest search, and whether its answer came from a first index still running. */
-  private lastSearch: { query: string; filters: PanelFilters; partial: boolean } | undefined;
+  /**
+   * The view's newest search: how many of its results the view shows, whether they came from a
+   * first index still running, and whether its next page is on its way (a second click waits).
+   */
+  private lastSearch: { query: string; filters: PanelFilters; shown: number; partial: boolean; paging: boolean } | undefined;
   /** The last located files shown, which `openLocated` indexes into; sent again when the view (re)loads. */
   private located: FolderLocateAnswer | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
@@ -56,6 +60,9 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             return;
           case 'search':
             void this.search(message.query, message.filters);
+            return;
+          case 'more':
+            void this.more();
             return;
           case 'open':
             void this.deps.model.openAt(message.index);
@@ -104,30 +111,61 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {
-    this.lastSearch = query.trim() === '' ? undefined : { query, filters, partial: false };
-    if (!this.lastSearch) return;
+    this.lastSearch = query.trim() === '' ? undefined : { query, filters, shown: 0, partial: false, paging: false };
+    const search = this.lastSearch;
+    if (!search) return;
+    const page = await this.nextPage(search);
+    if (!page) return;
+    this.deps.model.set(page.answer);
+    search.partial = page.answer.partial !== undefined;
+    this.postPage(search, page);
+  }
+
+  /** The next page of the view's search, which the view adds below the results it shows. */
+  private async more(): Promise<void> {
+    const search = this.lastSearch;
+    if (!search || search.paging) return;
+    search.paging = true;
+    const page = await this.nextPage(search).finally(() => (search.paging = false));
+    // A search typed meanwhile replaced the one this page continues.
+    if (!page || this.lastSearch !== search) return;
+    this.deps.model.append(page.answer);
+    this.postPage(search, page);
+  }
+
+  /** The search's results after the `shown` first, and whether a page after them has some. */
+  private async nextPage(search: NonNullable<PanelProvider['lastSearch']>): Promise<{ answer: SearchAnswer; more: boolean } | undefined> {
+    const { query, filters, shown: offset } = search;
     const options = {
       ...this.deps.settings().search,
+      offset,
       filters: { ...(filters.path ? { include: [filters.path] } : {}), ...(filters.kind ? { kind: filters.kind } : {}) },
     };
     const answer = await this.deps.client.search({ type: 'search', query, options, ...(filters.folder ? { folders: [filters.folder] } : {}) });
     if (!answer.ok) {
       if (answer.error.code !== 'cancelled') this.post({ type: 'failed', query, message: answer.error.message });
-      return;
+      return undefined;
     }
-    this.deps.model.set(answer.value);
-    if (this.lastSearch?.query === query) this.lastSearch.partial = answer.value.partial !== undefined;
-    const { results, corrections, elapsedMs, semantic } = answer.value;
+    const { results, candidates } = answer.value;
+    // Fewer than a page means the ranking ran out, whatever the lists matched before the filters.
+    return { answer: answer.value, more: results.length === resolveSearchOptions(options).limit && candidates > offset + results.length };
+  }
+
+  private postPage(search: NonNullable<PanelProvider['lastSearch']>, { answer, more }: { answer: SearchAnswer; more: boolean }): void {
+    const { results, corrections, elapsedMs, semantic, partial } = answer;
     this.post({
       type: 'results',
-      query,
+      query: search.query,
       results,
+      offset: search.shown,
+      more,
       corrections,
       elapsedMs,
       multiRoot: this.deps.index.folders.length > 1,
       ...(semantic?.skipped ? { semanticSkipped: semantic.skipped } : {}),
-      ...(answer.value.partial ? { partial: partialNote(answer.value.partial) } : {}),
+      ...(partial ? { partial: partialNote(partial) } : {}),
     });
+    search.shown += results.length;
   }
 
   /** Sends the view the settings it applies itself (the debounce) after they changed. */

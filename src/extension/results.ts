@@ -57,6 +57,13 @@ export class ResultsModel implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** Adds a later page of the same search below its results; the cursor stays where it is. */
+  append(page: SearchAnswer): void {
+    if (!this.answer) return this.set(page);
+    this.answer = { ...this.answer, results: [...this.answer.results, ...page.results] };
+    this.changed.fire();
+  }
+
   clear(): void {
     this.answer = undefined;
     this.current = -1;

@@ -14,6 +14,8 @@ export interface PanelFilters {
 export type ViewCommand =
   | { type: 'ready' }
   | { type: 'search'; query: string; filters: PanelFilters }
+  /** The next page of the last search, shown below its results. */
+  | { type: 'more' }
   | { type: 'open'; index: number }
   /** Open the located file at `index` at its chunk `chunk` (default its best): indexes into the answer the host holds. */
   | { type: 'openLocated'; index: number; chunk?: number }
@@ -37,6 +39,10 @@ export type HostNotification =
       type: 'results';
       query: string;
       results: FolderResult[];
+      /** 0 for a new search's results; for a later page, how many the view already shows, which these follow. */
+      offset: number;
+      /** Whether a later page has results. */
+      more: boolean;
       corrections: Array<[string, string]>;
       elapsedMs: number;
       multiRoot: boolean;
@@ -66,6 +72,7 @@ export function isViewCommand(message: unknown): message is ViewCommand {
   const only = (...keys: string[]) => Object.keys(m).every((key) => key === 'type' || keys.includes(key));
   switch (m.type) {
     case 'ready':
+    case 'more':
       return only();
     case 'search':
       return only('query', 'filters') && typeof m.query === 'string' && m.query.length <= MAX_QUERY_CHARS && isFilters(m.filters);

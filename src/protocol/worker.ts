@@ -64,6 +64,10 @@ export interface SearchAnswer {
   /** The query actually searched (the chunk's words for `similar`). */
   searched: string;
   results: FolderResult[];
+  /** Results ranked above these and skipped: a later page's. */
+  offset: number;
+  /** Candidates the lists matched, over the folders searched; a later page has results while offset + results is below it. */
+  candidates: number;
   corrections: Array<[string, string]>;
   /** The semantic lane's model, and why it sat this search out, when it did. */
   semantic?: { model: string; skipped?: string };

@@ -192,6 +192,8 @@ const handlers: RequestHandlers = {
       query,
       searched: query,
       results: merged.results.map(({ result, folder: spec }) => withFolder(spec, result)),
+      offset: merged.offset,
+      candidates: merged.candidates,
       corrections: merged.corrections,
       ...(merged.semantic ? { semantic: merged.semantic } : {}),
       ...(merged.partial ? { partial: merged.partial } : {}),
@@ -257,6 +259,8 @@ const handlers: RequestHandlers = {
       query: `similar to ${chunk.path}:${chunk.startLine}`,
       searched,
       results: response.results.map((result) => withFolder(entry.spec, result)),
+      offset: response.offset,
+      candidates: response.candidates,
       corrections: response.corrections,
       elapsedMs: response.elapsedMs,
     };

@@ -77,6 +77,40 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test('the panel shows more results below the first page, numbered on, and CodeLens counts them', async () => {
+    const { page, openPanel } = workbench();
+    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const pages = Array.from({ length: 13 }, (_, i) => path.join(notes, `paged-${i}.md`));
+    pages.forEach((file, i) => writeFileSync(file, `# Paged ${i}\n\nThe wombatpaging gauge, reading ${i}.\n`));
+    try {
+      const view = await openPanel();
+      const query = view.locator('#query input');
+      await query.waitFor();
+      const rows = view.locator('.result');
+      const more = view.locator('#more');
+      // The files reach the index a moment after they are written: search again until a page is full.
+      for (let attempt = 0; !(await more.isVisible()); attempt++) {
+        assert.ok(attempt < 40, 'a full first page with more behind it never showed');
+        await query.fill(attempt % 2 === 0 ? 'wombatpaging' : 'wombatpaging gauge');
+        await page.waitForTimeout(500);
+      }
+      assert.equal(await rows.count(), 10, "the first page: fusedSearch.limit's 10");
+      await more.click();
+      await view.locator('.result .rank', { hasText: /^13\.$/ }).waitFor();
+      assert.equal(await rows.count(), 13);
+      assert.deepEqual(
+        await view.locator('.result .rank').allInnerTexts(),
+        Array.from({ length: 13 }, (_, i) => `${i + 1}.`),
+      );
+      await more.waitFor({ state: 'hidden' });
+      // The editor's result list holds the later page too: its CodeLens counts all thirteen.
+      await rows.nth(11).locator('button.open').click();
+      await page.locator('.monaco-editor .codelens-decoration', { hasText: 'Fused #12 of 13' }).waitFor();
+    } finally {
+      for (const file of pages) rmSync(file, { force: true });
+    }
+  });
+
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
     const { page, screenshot, panel } = workbench();
     const view = panel();

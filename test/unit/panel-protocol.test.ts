@@ -11,6 +11,7 @@ test('the messages the panel sends are accepted', () => {
   assert.ok(isViewCommand({ type: 'search', query: 'x', filters: { path: 'src/**', kind: 'code', folder: 'file:///w/app' } }));
   assert.ok(isViewCommand({ type: 'open', index: 0 }));
   assert.ok(isViewCommand({ type: 'index', action: 'rebuild' }));
+  assert.ok(isViewCommand({ type: 'more' }));
 });
 
 test('a webview cannot name a file to open: a path, outside the workspace or not, is refused', () => {
@@ -46,6 +47,7 @@ test('malformed and unknown messages are refused', () => {
     { type: 'search', query: 'x'.repeat(10_001), filters },
     { type: 'index', action: 'delete' },
     { type: 'index', action: 'rebuild', folder: '/etc' },
+    { type: 'more', offset: 10_000 },
   ]) {
     assert.equal(isViewCommand(message), false, JSON.stringify(message)?.slice(0, 80));
   }
