@@ -29,6 +29,14 @@ const MAX_TITLE_CHARS = 100;
  * first two results (20, 8, then 4, 2, 2, 1) saved 7% of the bytes and printed four fewer.
  */
 const LINES_BY_RANK = [40, 20, 1];
+/**
+ * A second result scoring at least this share of the first's gets the first's lines: the ranking
+ * cannot tell the two apart, and either may hold the answer. On the 40 questions of
+ * bench/agent-bytes.ts it printed npm's update notifier in full (30 lines, second at 0.97 of the
+ * first) for 0.7% more bytes; the held-out kernel questions have no such tie and did not change.
+ * At 0.85 it printed one more for 3% more bytes, and cost the kernel's 5%.
+ */
+const NEAR_TIE = 0.95;
 /** Copies of a result's text named by place (the others are counted): one is where to look, more is bytes. */
 const COPIES_LISTED = 2;
 /** Lines of context printed above and below a matched line. */
@@ -125,20 +133,21 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   for (let shown = 0; shown <= n; shown++) headerReserve = Math.max(headerReserve, bytes(header(query, response, n, shown, files)));
   const reserve = headerReserve + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
   let room = budget - reserve;
+  // A later page's results keep the allowance of their ranks below the first page.
+  const first = response.offset === 0 ? results[0]?.score : undefined;
+  const lines = results.map((result, i) => linesFor(response.offset + i + 1, result, first));
   const blocks: Block[] = [];
   const seenFiles = new Set<string>();
   for (let i = 0; i < n; i++) {
     const result = results[i]!;
     const fileHead = seenFiles.has(result.path) ? '' : fileLine(result.path);
-    // Each result's share of the room left is weighted by its rank's line allowance, so the first
-    // results get the lines and the budget still reaches the last ones. A later page's results
-    // keep the allowance of their ranks below the first page.
-    const rank = response.offset + i + 1;
+    // Each result's share of the room left is weighted by its line allowance, so the first
+    // results get the lines and the budget still reaches the last ones.
     let weights = 0;
-    for (let j = i; j < n; j++) weights += linesForRank(response.offset + j + 1);
-    const allowance = Math.floor((room * linesForRank(rank)) / weights) - bytes(fileHead);
+    for (let j = i; j < n; j++) weights += lines[j]!;
+    const allowance = Math.floor((room * lines[i]!) / weights) - bytes(fileHead);
     const text = options.chunkText?.(result.chunkId, result);
-    const block = resultBlock(rank, result, text, terms, allowance, room - bytes(fileHead), options);
+    const block = resultBlock(response.offset + i + 1, result, text, terms, lines[i]!, allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
     seenFiles.add(result.path);
@@ -215,16 +224,19 @@ function trailer(omitted: number, total: number, budget: number, unprinted: numb
   return out;
 }
 
-function linesForRank(rank: number): number {
+/** Most lines printed for a result at `rank`; `first` is the first result's score, when it is on this page. */
+function linesFor(rank: number, result: SearchResult, first: number | undefined): number {
+  if (rank === 2 && first !== undefined && result.score >= NEAR_TIE * first) return LINES_BY_RANK[0]!;
   return LINES_BY_RANK[Math.min(rank, LINES_BY_RANK.length) - 1]!;
 }
 
-/** The result's header and printed lines within `allowance` bytes, or undefined if not even the header fits in `room`. */
+/** The result's header and at most `maxLines` printed lines within `allowance` bytes, or undefined if not even the header fits in `room`. */
 function resultBlock(
   rank: number,
   result: SearchResult,
   text: string | undefined,
   terms: string[],
+  maxLines: number,
   allowance: number,
   room: number,
   options: AgentOutputOptions,
@@ -241,7 +253,7 @@ function resultBlock(
   const lineBudget = Math.max(0, Math.min(allowance, room) - fixed);
   let body = '';
   if (text !== undefined) {
-    const excerpt = pickLines(text, result, terms, linesForRank(rank), lineBudget);
+    const excerpt = pickLines(text, result, terms, maxLines, lineBudget);
     body = excerpt.text;
     shown.printed = excerpt.runs;
   }
