@@ -135,19 +135,20 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   let room = budget - reserve;
   // A later page's results keep the allowance of their ranks below the first page.
   const first = response.offset === 0 ? results[0]?.score : undefined;
-  const lines = results.map((result, i) => linesFor(response.offset + i + 1, result, first));
   const blocks: Block[] = [];
   const seenFiles = new Set<string>();
   for (let i = 0; i < n; i++) {
     const result = results[i]!;
     const fileHead = seenFiles.has(result.path) ? '' : fileLine(result.path);
-    // Each result's share of the room left is weighted by its line allowance, so the first
-    // results get the lines and the budget still reaches the last ones.
+    // Each result's share of the room left is weighted by its rank's line allowance, so the first
+    // results get the lines and the budget still reaches the last ones. A near tie raises the
+    // second result's lines, not its share: under a small budget the first result's come first.
+    const rank = response.offset + i + 1;
     let weights = 0;
-    for (let j = i; j < n; j++) weights += lines[j]!;
-    const allowance = Math.floor((room * lines[i]!) / weights) - bytes(fileHead);
+    for (let j = i; j < n; j++) weights += linesForRank(response.offset + j + 1);
+    const allowance = Math.floor((room * linesForRank(rank)) / weights) - bytes(fileHead);
     const text = options.chunkText?.(result.chunkId, result);
-    const block = resultBlock(response.offset + i + 1, result, text, terms, lines[i]!, allowance, room - bytes(fileHead), options);
+    const block = resultBlock(rank, result, text, terms, linesFor(rank, result, first), allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
     seenFiles.add(result.path);
@@ -224,10 +225,13 @@ function trailer(omitted: number, total: number, budget: number, unprinted: numb
   return out;
 }
 
+function linesForRank(rank: number): number {
+  return LINES_BY_RANK[Math.min(rank, LINES_BY_RANK.length) - 1]!;
+}
+
 /** Most lines printed for a result at `rank`; `first` is the first result's score, when it is on this page. */
 function linesFor(rank: number, result: SearchResult, first: number | undefined): number {
-  if (rank === 2 && first !== undefined && result.score >= NEAR_TIE * first) return LINES_BY_RANK[0]!;
-  return LINES_BY_RANK[Math.min(rank, LINES_BY_RANK.length) - 1]!;
+  return rank === 2 && first !== undefined && result.score >= NEAR_TIE * first ? linesForRank(1) : linesForRank(rank);
 }
 
 /** The result's header and at most `maxLines` printed lines within `allowance` bytes, or undefined if not even the header fits in `room`. */
