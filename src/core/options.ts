@@ -93,7 +93,7 @@ export type SearchFilters = z.output<typeof searchFilters>;
 const MAX_LIMIT = 500;
 /** Most results an agent may ask for; more would not fit any sensible budget. */
 const MAX_AGENT_LIMIT = 50;
-/** Most results a later page may skip: past the lists' depth the pages are of chunks that barely match. */
+/** Most results a later page may skip; past the candidates the lists give (a few hundred), a page is empty anyway. */
 const MAX_OFFSET = 1_000;
 
 /**
