@@ -1,4 +1,4 @@
-// `fused-search mcp`: the index as an MCP server over stdio, for coding agents. Five tools:
+// `fused-search mcp`: the index as an MCP server over stdio, for coding agents. Six tools:
 // search (bounded, honest text: see src/core/agent-output.ts), locate (an issue or a stack trace
 // to ranked files: src/core/locate.ts), index_status, reindex (a path or everything, cancellable),
 // read_chunk and read_range (src/core/read-range.ts). Stdout carries the protocol, so every diagnostic goes
