@@ -201,10 +201,10 @@ function rank(
 ): Omit<Run, 'feedbackWords'> {
   const fused = fuse(lists, semantic, options.rrfK, options.listWeights).filter((candidate) => QUERY_LISTS.some((name) => candidate.lists[name]));
   const accept = compileFilter(options.filters);
-  // The rerank reorders the fused candidates a window at a time: the first window is the first
-  // page's ranking whatever page is asked, and a page below it is taken from the windows after it,
-  // so that pages neither repeat nor skip a result.
-  const window = rerankWindow(options);
+  // The rerank reorders the fused candidates a window at a time, and a page never holds more than
+  // a window: the first window is the first page's ranking whatever page is asked, and a page below
+  // it is taken from the windows after it, so that pages neither repeat nor skip a result.
+  const window = Math.max(options.rerankWindow, options.limit);
   const poolSize = window * Math.ceil((options.offset + options.limit) / window);
   // Copies of a chunk take no room of their own, so the window holds as many different texts.
   const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate; copies: StoredChunk[] }> = [];
@@ -261,11 +261,6 @@ function rank(
     stage: onlyBySemantic(entry.candidate.fused) ? 'semantic' : entry.proximity.finalRank < entry.proximity.fusedRank ? 'proximity' : 'rrf',
   }));
   return { ranked, candidates: fused.length };
-}
-
-/** How many fused candidates the rerank reorders together: a page never holds more than a window. */
-function rerankWindow(options: SearchOptions): number {
-  return Math.max(options.rerankWindow, options.limit);
 }
 
 /** The lists that search for the query itself: its words, and its meaning. The feedback list searches other words. */
