@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { FolderSpec } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import { tempDir } from './helpers/store.ts';
+import { workerFolder } from './helpers/worker-folder.ts';
 
 const WORKER = fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url));
 
@@ -24,13 +25,7 @@ function folder(name: string, functions: number): FolderSpec {
     const body = i % 2 === 0 ? '// retry with backoff' : `// retry${' and then some more words'.repeat(i)} before the backoff`;
     fs.writeFileSync(path.join(root, `${name}${i}.ts`), `export function ${name}Handler${i}() {\n  ${body}\n  return ${i};\n}\n`);
   }
-  return {
-    id: `file:///${name}`,
-    name,
-    root,
-    dbFile: path.join(tempDir('fused-pages-db-'), 'index.db'),
-    index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 },
-  };
+  return workerFolder(name, root);
 }
 
 /** The answer's results in rank order, as "rank folder/function". */

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FolderSpec } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
 import { writeLocateRepo } from './helpers/locate-repo.ts';
 import { tempDir } from './helpers/store.ts';
+import { workerFolder } from './helpers/worker-folder.ts';
 
 const WORKER = fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url));
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/locate/${name}`, import.meta.url), 'utf8');
@@ -18,20 +18,10 @@ const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/locate/${
 const client = new EngineClient(WORKER, { info() {}, warn() {}, error() {} });
 after(() => client.stop());
 
-function spec(name: string, root: string): FolderSpec {
-  return {
-    id: `file:///${name}`,
-    name,
-    root,
-    dbFile: path.join(tempDir('fused-worker-locate-'), 'index.db'),
-    index: { include: [], exclude: [], maxFileBytes: 1 << 20, chunkMaxBytes: 4096 },
-  };
-}
-
 test('locate answers across every open folder, merged by score, each file with its folder', async () => {
   const notes = tempDir('fused-notes-');
   fs.writeFileSync(path.join(notes, 'incident.md'), '# Incident\n\nThe consumer queue stalled during polling; see the dashboard.\n');
-  const folders = [spec('repo', writeLocateRepo()), spec('notes', notes)];
+  const folders = [workerFolder('repo', writeLocateRepo()), workerFolder('notes', notes)];
   assert.ok((await client.request({ type: 'open', folders })).ok);
   for (const folder of folders) assert.ok((await client.request({ type: 'sync', folder: folder.id })).ok);
 
