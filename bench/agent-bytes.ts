@@ -333,8 +333,8 @@ interface Printed {
 }
 
 /**
- * The results of the tool's text: each file line, the ` [N] a-b …` headers under it and their
- * `  line: text` lines. A result's copies the text names (`  (same text also at p:a-b, …)`) count
+ * The results of the tool's text: each file line, the `[N] a-b …` headers under it and their
+ * `line: text` lines. A result's copies the text names (`(same text also at p:a-b, …)`) count
  * as results of the same rank whose lines were printed: their text is the result's, line for line.
  */
 function parseAnswer(text: string): Printed[] {
@@ -343,14 +343,14 @@ function parseAnswer(text: string): Printed[] {
   let file = '';
   let previous = '';
   for (const line of text.split('\n')) {
-    const head = /^ \[(\d+)\] (\d+)-(\d+) /.exec(line);
-    const printed = /^ {2}(\d+):/.exec(line);
+    const head = /^\[(\d+)\] (\d+)-(\d+) /.exec(line);
+    const printed = /^(\d+):/.exec(line);
     if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
     else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
-    else if (line.startsWith('  (same text also at ') && results.length > 0) {
+    else if (line.startsWith('(same text also at ') && results.length > 0) {
       for (const [, path, start, end] of line.matchAll(/([^\s,]+):(\d+)-(\d+)/g))
         copies.push({ of: results.at(-1)!, path: path!, start: Number(start), end: Number(end) });
-    } else if (previous === '' && line !== '' && !line.startsWith(' ') && !line.startsWith('[')) file = line;
+    } else if (previous === '' && line !== '' && !line.startsWith('[')) file = line;
     previous = line;
   }
   for (const copy of copies) {

@@ -32,21 +32,21 @@ suite('the fused_search language model tool', () => {
     assert.ok(top);
     const text = await invoke({ query: 'reciprocal rank fusion' });
     // Multi-root: each path starts with its workspace folder's name.
-    assert.ok(text.includes(`\n${top.folderName}/${top.path}\n [1] ${top.startLine}-${top.endLine} `), text);
+    assert.ok(text.includes(`\n${top.folderName}/${top.path}\n[1] ${top.startLine}-${top.endLine} `), text);
     assert.match(text, / · chunk \d+ · lines \d+\/\d+\n/);
     assert.match(text, /\d+: export function reciprocalRankFusion/);
   });
 
   test('path and kind narrow the answer', async () => {
     const prose = await invoke({ query: 'reciprocal rank fusion', kind: 'prose' });
-    assert.doesNotMatch(prose, /\.ts\n \[\d+\] /);
+    assert.doesNotMatch(prose, /\.ts\n\[\d+\] /);
     const md = await invoke({ query: 'kubernetes', path: '*.md' });
-    assert.match(md, /notes\/guide\.md\n \[\d+\] \d+-\d+ /);
+    assert.match(md, /notes\/guide\.md\n\[\d+\] \d+-\d+ /);
   });
 
   test('path takes a list of globs, and budget_bytes lowers the budget, as with the MCP search tool', async () => {
     const md = await invoke({ query: 'kubernetes', path: ['docs/**', '*.md'], budget_bytes: 600 });
-    assert.match(md, /notes\/guide\.md\n \[\d+\] \d+-\d+ /);
+    assert.match(md, /notes\/guide\.md\n\[\d+\] \d+-\d+ /);
     assert.ok(Buffer.byteLength(md) <= 600, `${Buffer.byteLength(md)} bytes`);
   });
 
@@ -58,14 +58,16 @@ suite('the fused_search language model tool', () => {
   });
 
   test('offset gives the next page, numbered on from the first and ranked as it was', async () => {
-    // Each result as "rank path lines", in rank order, under whichever file line it is printed.
+    // Each result as "rank path lines", in rank order, under whichever file line (the line after a blank one) it is printed.
     const located = (text: string) => {
       let file = '';
+      let previous = '';
       const found: Array<[number, string]> = [];
       for (const line of text.split('\n')) {
-        const result = / \[(\d+)\] (\d+-\d+) /.exec(line);
-        if (result?.index === 0) found.push([Number(result[1]), `${result[1]} ${file} ${result[2]}`]);
-        else if (/^[^\s[]\S*$/.test(line)) file = line;
+        const result = /^\[(\d+)\] (\d+-\d+) /.exec(line);
+        if (result) found.push([Number(result[1]), `${result[1]} ${file} ${result[2]}`]);
+        else if (previous === '' && line !== '') file = line;
+        previous = line;
       }
       return found.sort((a, b) => a[0] - b[0]).map(([, text]) => text);
     };
@@ -87,7 +89,7 @@ suite('the fused_search language model tool', () => {
       const text = await invoke({ query: 'reciprocal rank fusion' });
       assert.ok(Buffer.byteLength(text) <= 600, `${Buffer.byteLength(text)} bytes`);
       // The first result keeps its location and its matched line; the answer counts what the budget left out.
-      assert.match(text, /app\/src\/fusion\.ts\n \[1\] \d+-\d+ .+ · chunk \d+ · lines [1-9]\d*\/\d+\n {2}\d+: .*[Rr]eciprocal/, text);
+      assert.match(text, /app\/src\/fusion\.ts\n\[1\] \d+-\d+ .+ · chunk \d+ · lines [1-9]\d*\/\d+\n\d+: .*[Rr]eciprocal/, text);
       assert.match(text, /\[Truncated: \d+ more of \d+ results left out to stay within 600 bytes/);
     } finally {
       await config.update('agent.budgetBytes', undefined, vscode.ConfigurationTarget.Workspace);
@@ -152,7 +154,7 @@ suite('the MCP server the extension offers VS Code', () => {
       const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string } | null };
       assert.equal(status.role, 'reader');
       assert.equal(status.heldBy?.kind, 'vscode');
-      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts\n(?: .*\n)* \[\d+\] \d+-\d+ reciprocalRankFusion · chunk /);
+      assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts\n(?:.+\n)*?\[\d+\] \d+-\d+ reciprocalRankFusion · chunk /);
     } finally {
       await client.close();
     }

@@ -78,11 +78,11 @@ test('a later page numbers its results from the offset, gives them a best line a
   const text = (id: number) => chunkText(id - 100, 30);
   const out = formatForAgent('retry', response(page, { offset: 10, candidates: 45 }), { chunkText: text });
   assert.match(out.text, /^Results 11–20 for "retry" in 10 files \(45 candidates matched\); offset 20 for the next\.\n/);
-  assert.match(out.text, /\n \[11\] 10-39 handler10 · chunk 110 · lines 1\/30\n {2}15: {3}const x = retry\(10\);/);
+  assert.match(out.text, /\n\[11\] 10-39 handler10 · chunk 110 · lines 1\/30\n15: {3}const x = retry\(10\);/);
   assert.doesNotMatch(out.text, /\[1\] /);
   const first = formatForAgent('retry', response(page, { candidates: 45 }), { chunkText: text });
-  assert.match(first.text, / \[1\] 10-39 handler10 · chunk 110 · lines (\d+)\/30/);
-  assert.ok(Number(/ \[1\] .* lines (\d+)\/30/.exec(first.text)![1]) > 1, 'the same result first on the first page gets its lines');
+  assert.match(first.text, /^\[1\] 10-39 handler10 · chunk 110 · lines (\d+)\/30/m);
+  assert.ok(Number(/^\[1\] .* lines (\d+)\/30/m.exec(first.text)![1]) > 1, 'the same result first on the first page gets its lines');
   const last = formatForAgent('retry', response(page.slice(0, 5), { offset: 40, candidates: 45 }), { chunkText: text });
   assert.match(last.text, /^Results 41–45 for "retry" in 5 files\.\n/, 'no next offset when nothing is left');
   const past = formatForAgent('retry', response([], { offset: 50, candidates: 45 }));
@@ -103,17 +103,17 @@ test('a fuzzy correction is named in the answer', () => {
 
 test('each result gives its line range, title, chunk id and printed/total lines under its file, then the matched line', () => {
   const out = formatForAgent('retry', response([result(0)]), { chunkText: () => chunkText(0) });
-  assert.match(out.text, /\nsrc\/module-0\.ts\n \[1\] 10-39 handler0 · chunk 100 · lines (\d+)\/30\n/);
-  assert.match(out.text, / {2}15: {3}const x = retry\(0\);/, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
+  assert.match(out.text, /\nsrc\/module-0\.ts\n\[1\] 10-39 handler0 · chunk 100 · lines (\d+)\/30\n/);
+  assert.match(out.text, /^15: {3}const x = retry\(0\);/m, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
   assert.ok(out.shown[0]!.printed.some(([a, b]) => a <= 15 && b >= 15));
   const printed = Number(/lines (\d+)\/30/.exec(out.text)![1]);
-  assert.equal(printed, out.text.split('\n').filter((l) => /^ {2}\d+:/.test(l)).length, 'the count is the lines printed');
+  assert.equal(printed, out.text.split('\n').filter((l) => /^\d+:/.test(l)).length, 'the count is the lines printed');
   assert.match(out.text, new RegExp(`\\[${30 - printed} lines of these chunks not printed`), 'the trailer says exactly how many lines were left out');
 });
 
 test('without chunk text the one-line snippet stands in for the excerpt', () => {
   const out = formatForAgent('retry', response([result(0)]));
-  assert.match(out.text, / {2}function handler0\(\) \{ retry … \}\n/);
+  assert.match(out.text, /\nfunction handler0\(\) \{ retry … \}\n/);
   assert.deepEqual(out.shown[0]!.printed, []);
 });
 
@@ -135,8 +135,8 @@ test('results are grouped by file, files in the order of their best result, resu
   const out = formatForAgent('retry', response([a, b, c]), { chunkText: () => chunkText(0) });
   assert.equal(out.text.match(/^src\/a\.ts$/gm)?.length, 1, 'one heading per file');
   assert.ok(out.text.indexOf('src/a.ts') < out.text.indexOf('src/b.ts'));
-  assert.ok(out.text.indexOf(' [3] 10-39') < out.text.indexOf(' [1] 50-79'), 'line order inside the file');
-  assert.ok(out.text.indexOf(' [1] 50-79') < out.text.indexOf('src/b.ts'));
+  assert.ok(out.text.indexOf('[3] 10-39') < out.text.indexOf('[1] 50-79'), 'line order inside the file');
+  assert.ok(out.text.indexOf('[1] 50-79') < out.text.indexOf('src/b.ts'));
 });
 
 test("the symbol's signature is printed with the matched lines, after its doc comment", () => {
@@ -145,13 +145,10 @@ test("the symbol's signature is printed with the matched lines, after its doc co
   lines.push('  return retry(url, attempts);', '}');
   const r = { ...result(0, lines.length), title: 'fetchWith' };
   const out = formatForAgent('retry', response([r]), { chunkText: () => lines.join('\n') });
-  assert.match(
-    out.text,
-    / {2}13: export async function fetchWith\(\n {2}14: {3}url: string,\n {2}15: {3}attempts: number,\n {2}16: \): Promise<Response> \{\n/,
-  );
-  assert.match(out.text, / {2}57: {3}return retry\(url, attempts\);/);
+  assert.match(out.text, /^13: export async function fetchWith\(\n14: {3}url: string,\n15: {3}attempts: number,\n16: \): Promise<Response> \{\n/m);
+  assert.match(out.text, /^57: {3}return retry\(url, attempts\);/m);
   assert.doesNotMatch(out.text, /Retries a request/, 'the comment above the signature is left out');
-  assert.match(out.text, /\n {2}…\n/, 'the skipped lines between signature and match are marked');
+  assert.match(out.text, /\n…\n/, 'the skipped lines between signature and match are marked');
   assert.equal(signatureLines(lines).join(','), '3,4,5,6');
 });
 
@@ -160,7 +157,7 @@ test('matched lines close together are printed once, in one run', () => {
   lines[20] = '  retry(1);';
   lines[22] = '  retry(2);';
   const out = formatForAgent('retry', response([result(0, 60)]), { chunkText: () => lines.join('\n') });
-  const numbers = out.text.split('\n').flatMap((l) => (/^ {2}(\d+):/.exec(l) ? [Number(/^ {2}(\d+):/.exec(l)![1])] : []));
+  const numbers = out.text.split('\n').flatMap((l) => (/^(\d+):/.exec(l) ? [Number(/^(\d+):/.exec(l)![1])] : []));
   assert.equal(new Set(numbers).size, numbers.length, 'no line twice');
   const run = out.shown[0]!.printed.find(([a, b]) => a <= 30 && b >= 32);
   assert.ok(run, `one run holds both matches (file lines 30 and 32): ${JSON.stringify(out.shown[0]!.printed)}`);
@@ -169,7 +166,7 @@ test('matched lines close together are printed once, in one run', () => {
 test('a small chunk is printed whole when that costs little more than its excerpt', () => {
   const lines = ['function tiny() {', '  const a = 1;', '  return retry(a);', '}'];
   const out = formatForAgent('retry', response([result(0, 4)]), { chunkText: () => lines.join('\n') });
-  assert.match(out.text, / · lines 4\/4\n {2}10: function tiny\(\) \{\n {2}11: {3}const a = 1;\n {2}12: {3}return retry\(a\);\n {2}13: \}\n/);
+  assert.match(out.text, / · lines 4\/4\n10: function tiny\(\) \{\n11: {3}const a = 1;\n12: {3}return retry\(a\);\n13: \}\n/);
   assert.doesNotMatch(out.text, /not printed/);
 });
 
@@ -219,7 +216,7 @@ test('a small chunk none of whose lines holds a query word (found by its path) i
   };
   const out = formatForAgent('eqeqeq smart', response([found]), { chunkText: () => header.join('\n') });
   assert.deepEqual(out.shown[0]!.printed, [], 'no line of it printed');
-  assert.match(out.text, / · lines 0\/6\n {2}\/\*\* \* @fileoverview Rule to flag/, 'its one-line snippet says what it is');
+  assert.match(out.text, / · lines 0\/6\n\/\*\* \* @fileoverview Rule to flag/, 'its one-line snippet says what it is');
   assert.doesNotMatch(out.text, /astUtils/);
 });
 
@@ -250,7 +247,7 @@ test('a short statement around a matched line is printed whole: its comment, its
   const closer = comment + 13;
   const run = out.shown[0]!.printed.find(([a, b]) => a <= comment && b >= closer);
   assert.ok(run, `lines ${comment}-${closer} are printed in one run: ${JSON.stringify(out.shown[0]!.printed)}`);
-  assert.match(out.text, new RegExp(` {2}${closer}: {5}\\}\n`), 'the if closes');
+  assert.match(out.text, new RegExp(`\n${closer}: {5}\\}\n`), 'the if closes');
   assert.doesNotMatch(out.text, /work15|more15/, 'the ordinary lines around it are not');
 });
 
@@ -260,7 +257,7 @@ test('a match that is a statement of its own in a long block is printed with the
   lines.push('  }', '}');
   const out = formatForAgent('retry', response([result(0, lines.length)]), { chunkText: () => lines.join('\n') });
   // The chunk starts at file line 10: the match is line 13.
-  assert.match(out.text, / {2}12: {5}const item = queue\.shift\(\);\n {2}13: {5}retry\(item\);\n {2}14: {5}step0\(item\);\n {2}15: {5}step1\(item\);\n/);
+  assert.match(out.text, /^12: {5}const item = queue\.shift\(\);\n13: {5}retry\(item\);\n14: {5}step0\(item\);\n15: {5}step1\(item\);\n/m);
   assert.ok(printedLines(out) < lines.length, 'not the whole chunk');
 });
 
@@ -299,10 +296,7 @@ test('the CLI prints with --agent what the MCP search tool answers, within --bud
   const db = path.join(root, 'index.db');
   execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
   const text = execFileSync(process.execPath, [CLI, 'search', 'retry policy', '--db', db, '--agent', '--budget', '600'], { encoding: 'utf8' });
-  assert.match(
-    text,
-    /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n \[1\] 1-3 retryPolicy · chunk \d+ · lines 3\/3\n {2}1: export function retryPolicy/,
-  );
+  assert.match(text, /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n\[1\] 1-3 retryPolicy · chunk \d+ · lines 3\/3\n1: export function retryPolicy/);
   assert.ok(Buffer.byteLength(text) <= 600, 'the budget holds');
   const bad = spawnSync(process.execPath, [CLI, 'search', 'retry', '--db', db, '--agent', '--budget', '10'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
@@ -324,7 +318,7 @@ test('a result that stands for copies of its text says where they are, at a term
   assert.match(human, /^ {4}same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 1 more$/m);
   assert.match(human, /^ *2 {2}workspaces\.md/m, 'the other answer takes the next place');
   const agent = execFileSync(process.execPath, [CLI, 'search', 'configured workspaces', '--db', db, '--agent'], { encoding: 'utf8' });
-  assert.match(agent, /^ \[1\] 1-3 Workspaces · chunk \d+ · lines 3\/3\n {2}\(same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 2 more\)\n/m);
+  assert.match(agent, /^\[1\] 1-3 Workspaces · chunk \d+ · lines 3\/3\n\(same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 2 more\)\n/m);
   assert.match(agent, /^2 results for "configured workspaces" in 2 files/);
 });
 

@@ -51,9 +51,9 @@ after(async () => {
 test('a range comes back numbered as search excerpts are, and an end past the file is clamped', async () => {
   const got = await call('read_range', { path: 'src/long.ts', start_line: 10, end_line: 12 });
   assert.equal(got.isError, false);
-  assert.equal(got.text, `src/long.ts:10-12 (120 lines in the file)\n  10: ${LINES[9]}\n  11: ${LINES[10]}\n  12: ${LINES[11]}\n`);
+  assert.equal(got.text, `src/long.ts:10-12 (120 lines in the file)\n10: ${LINES[9]}\n11: ${LINES[10]}\n12: ${LINES[11]}\n`);
   const tail = await call('read_range', { path: 'src/long.ts', start_line: 119, end_line: 500 });
-  assert.match(tail.text, /^src\/long\.ts:119-120 \(120 lines in the file\)\n {2}119: .*\n {2}120: .*\n$/);
+  assert.match(tail.text, /^src\/long\.ts:119-120 \(120 lines in the file\)\n119: .*\n120: .*\n$/);
 });
 
 test('a range past the end, a reversed range and a missing file get clear errors', async () => {
@@ -99,8 +99,8 @@ test('a range larger than the budget is cut at a whole line and says where to go
   assert.ok(Buffer.byteLength(got.text) <= 1024, `${Buffer.byteLength(got.text)} bytes`);
   const last = Number(/Truncated after line (\d+) to stay within 1024 bytes; read_range from line (\d+)/.exec(got.text)?.[1]);
   assert.ok(last > 1 && last < 120);
-  assert.ok(got.text.includes(`  ${last}: ${LINES[last - 1]}\n`), 'the last line printed is whole');
-  assert.ok(!got.text.includes(`  ${last + 1}: `));
+  assert.ok(got.text.includes(`\n${last}: ${LINES[last - 1]}\n`), 'the last line printed is whole');
+  assert.ok(!got.text.includes(`\n${last + 1}: `));
   const small = await call('read_range', { path: 'src/long.ts', start_line: 1, end_line: 120, budget_bytes: 100 });
   assert.equal(small.isError, true, 'a budget under the minimum is refused');
 });

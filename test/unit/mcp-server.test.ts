@@ -82,7 +82,7 @@ test('an agent sees the six tools', async () => {
 test('search answers with the file, line range, chunk id and the matching lines, and read_chunk gives the whole chunk', async () => {
   const found = await call(client, 'search', { query: 'exponential backoff', kind: 'code' });
   assert.equal(found.isError, false);
-  assert.match(found.text, /\nsrc\/retry\.ts\n \[1\] 1-4 retryWithBackoff · chunk (\d+) · lines 4\/4\n {2}1: export function retryWithBackoff/);
+  assert.match(found.text, /\nsrc\/retry\.ts\n\[1\] 1-4 retryWithBackoff · chunk (\d+) · lines 4\/4\n1: export function retryWithBackoff/);
   assert.doesNotMatch(found.text, /docs\/guide\.md/, 'kind: code leaves prose out');
   const id = Number(/chunk (\d+) ·/.exec(found.text)![1]);
   const chunk = await call(client, 'read_chunk', { id });
@@ -94,7 +94,7 @@ test('search answers with the file, line range, chunk id and the matching lines,
 test('a typo is corrected and the answer says so', async () => {
   const found = await call(client, 'search', { query: 'exponental', path: 'docs/**' });
   assert.match(found.text, /Corrected: "exponental" → "exponential"/);
-  assert.match(found.text, /\ndocs\/guide\.md\n \[1\] /);
+  assert.match(found.text, /\ndocs\/guide\.md\n\[1\] /);
 });
 
 test('a changed file is searchable after reindexing it', async () => {
@@ -102,7 +102,7 @@ test('a changed file is searchable after reindexing it', async () => {
   const outcome = await call(client, 'reindex', { path: 'src/jitter.ts' });
   assert.equal(outcome.text, 'src/jitter.ts: indexed.');
   const found = await call(client, 'search', { query: 'jitterSeedValue' });
-  assert.match(found.text, /\nsrc\/jitter\.ts\n \[1\] 1-1 /);
+  assert.match(found.text, /\nsrc\/jitter\.ts\n\[1\] 1-1 /);
 });
 
 test('the file watcher picks up a new file without being asked', async () => {
@@ -120,7 +120,7 @@ test('an agent pages through results with offset: no result comes twice, and the
   assert.match(first.text, /^2 results for "quasarpaging" in 2 files \(5 candidates matched\); offset 2 for the next\.\n/);
   const second = await call(client, 'search', { query: 'quasarpaging', limit: 2, offset: 2 });
   assert.match(second.text, /^Results 3–4 for "quasarpaging" in 2 files \(5 candidates matched\); offset 4 for the next\.\n/);
-  assert.match(second.text, /\n \[3\] /);
+  assert.match(second.text, /\n\[3\] /);
   const third = await call(client, 'search', { query: 'quasarpaging', limit: 2, offset: 4 });
   assert.match(third.text, /^Result 5 for "quasarpaging" in 1 file\.\n/);
   const seen = [first, second, third].flatMap((answer) => chunks(answer.text));

@@ -232,7 +232,7 @@ describe('redaction', () => {
   });
 
   test('an answer that shows a redacted value says so and stays within its budget', () => {
-    const line = `   3: export const TOKEN = 'ghp_${'a1B2c3D4e5'.repeat(4)}';\n`;
+    const line = `3: export const TOKEN = 'ghp_${'a1B2c3D4e5'.repeat(4)}';\n`;
     const answer = agentText(600, (budget) => `1 result for "token".\n${line.repeat(Math.floor(budget / line.length))}`);
     assert.ok(Buffer.byteLength(answer.text) <= 600);
     assert.ok(answer.redacted > 0);

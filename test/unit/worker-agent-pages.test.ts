@@ -33,7 +33,7 @@ function ranked(text: string): string[] {
   const found: string[] = [];
   let file = '';
   for (const line of text.split('\n')) {
-    const result = /^ \[(\d+)\] \d+-\d+ (\w+) ·/.exec(line);
+    const result = /^\[(\d+)\] \d+-\d+ (\w+) ·/.exec(line);
     if (result) found.push(`${result[1]} ${file.split('/')[0]}/${result[2]}`);
     else if (/^\S+\.ts$/.test(line)) file = line;
   }

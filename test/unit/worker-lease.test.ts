@@ -77,7 +77,7 @@ test('an MCP server started on the database the extension indexes only reads it,
   assert.equal(status.heldBy?.pid, engine.workerPid, 'the engine worker process holds the lease');
   assert.notEqual(engine.workerPid, process.pid, 'in a process of its own, not the host');
   assert.equal(status.files, 1, 'the server sees what the worker indexed, without indexing it again');
-  assert.match(await call('search', { query: 'retryWithBackoff' }), /\nretry\.ts\n \[1\] 1-3 retryWithBackoff /);
+  assert.match(await call('search', { query: 'retryWithBackoff' }), /\nretry\.ts\n\[1\] 1-3 retryWithBackoff /);
 
   // A reader in this process with a short heartbeat: it must wait while the worker holds the lease
   // and take over once the worker has closed the folder (released, not merely expired).
