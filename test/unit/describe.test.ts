@@ -105,7 +105,7 @@ test("the CLI's --explain and the agent text describe a result in the same words
   for (const result of [promoted, fusedOnly]) {
     const described = describeAsText(result);
     for (const line of described) assert.ok(cli.includes(line), `the CLI prints "${line}"`);
-    assert.ok(agent.includes(`  why: ${described.join('; ')}\n`), 'the agent text prints the same lines on its why line');
+    assert.ok(agent.includes(`\nwhy: ${described.join('; ')}\n`), 'the agent text prints the same lines on its why line');
   }
   assert.ok(agent.includes('Proximity: ×1.23 (title 0.15, span 24 chars, in-order pairs 1)'), 'one wording for the proximity boost');
 });
