@@ -42,7 +42,11 @@ function icon(name: string): HTMLElement {
 const app = document.getElementById('app')!;
 const query = custom<Field>('vscode-textfield', { placeholder: 'Search the workspace', id: 'query', 'aria-label': 'Search' });
 query.append(Object.assign(icon('search'), { slot: 'content-before' }));
-const pathFilter = custom<Field>('vscode-textfield', { placeholder: 'files to include, e.g. src/**/*.ts', id: 'path-filter', 'aria-label': 'Path glob' });
+const pathFilter = custom<Field>('vscode-textfield', {
+  placeholder: 'files to include, e.g. src/**/*.ts, !**/*.test.ts',
+  id: 'path-filter',
+  'aria-label': 'Path globs',
+});
 const kindFilter = custom<Field>('vscode-single-select', { id: 'kind-filter', 'aria-label': 'Kind' });
 for (const [value, label] of [
   ['', 'Code and prose'],

@@ -40,7 +40,9 @@ Usage:
   fused-search mcp [--root DIR | --db FILE] [--budget BYTES] [--index-secret-files]   MCP server over stdio, for coding agents
 
 Without --db, the index lives in DIR/${INDEX_DIR}/index.db; search and stats look for it in the
-current folder and its parents. search --offset N skips the first N results, for the next page.
+current folder and its parents. search --offset N skips the first N results, for the next page;
+--path keeps the results whose path matches one of its globs, and --path '!GLOB' leaves out those
+that match GLOB.
 locate reads the text from --file, or from stdin when no TEXT is given and stdin is not a terminal.
 While another process keeps the index up to date (a VS Code window, an MCP server), index exits
 with status 3 and says which; --wait waits for it to let go. --threads sets how many threads read

@@ -243,7 +243,9 @@ export const AGENT_SEARCH_INPUT = {
   path: z
     .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)], { error: 'must be a glob such as "src/**/*.ts", or a list of globs' })
     .optional()
-    .describe('Glob(s) a result path must match, relative to its folder, e.g. "src/**/*.ts" or ["*.md", "docs/**"].'),
+    .describe(
+      'Glob(s) a result path must match, relative to its folder, e.g. "src/**/*.ts" or ["*.md", "docs/**"]; one starting with "!" excludes, e.g. ["src/**", "!**/*.test.ts"].',
+    ),
   kind: oneOf(KINDS).optional().describe('Only source code or only prose (Markdown, text).'),
   explain: z.boolean({ error: 'must be true or false' }).optional().describe('Add a line per result saying which lists found it and what the rerank did.'),
   budget_bytes: budgetBytes.optional().describe('Most UTF-8 bytes of text to return.'),
@@ -264,10 +266,29 @@ export const AGENT_LOCATE_INPUT = {
   budget_bytes: budgetBytes.optional().describe('Most UTF-8 bytes of text to return.'),
 };
 
-/** The filters `path` (globs, any of which a result's path must match) and `kind` ask for, as agents and the CLI pass them. */
+/** Globs typed in one field, as VS Code's "files to include" takes them: comma-separated, except inside braces (`*.{ts,js}`). */
+export function globsOf(text: string): string[] {
+  const globs = [''];
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '{') depth++;
+    if (ch === '}') depth = Math.max(0, depth - 1);
+    if (ch === ',' && depth === 0) globs.push('');
+    else globs[globs.length - 1] += ch;
+  }
+  return globs.map((glob) => glob.trim()).filter(Boolean);
+}
+
+/**
+ * The filters `path` and `kind` ask for, as agents, the CLI and the panel pass them: a result's path
+ * must match one of the globs, and none of those written `!glob` (ripgrep's and .gitignore's
+ * negation), so that `!test/**` alone means everything but the tests.
+ */
 export function filtersFor(path: string | readonly string[] | undefined, kind: Kind | undefined): SearchFilters {
-  const include = path === undefined ? [] : typeof path === 'string' ? [path] : [...path];
-  return { ...(include.length > 0 ? { include } : {}), ...(kind ? { kind } : {}) };
+  const globs = path === undefined ? [] : typeof path === 'string' ? [path] : [...path];
+  const include = globs.filter((glob) => !glob.startsWith('!'));
+  const exclude = globs.filter((glob) => glob.startsWith('!') && glob.length > 1).map((glob) => glob.slice(1));
+  return { ...(include.length > 0 ? { include } : {}), ...(exclude.length > 0 ? { exclude } : {}), ...(kind ? { kind } : {}) };
 }
 
 /** A schema's value if `value` is valid, else its default: lenient, for callers that already checked. */

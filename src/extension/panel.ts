@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { partialNote } from '../core/describe.ts';
-import { resolveSearchOptions } from '../core/options.ts';
+import { filtersFor, globsOf, resolveSearchOptions } from '../core/options.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 import { isViewCommand, type HostNotification, type PanelFilters, type PanelState } from '../protocol/panel.ts';
@@ -139,7 +139,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     const options = {
       ...this.deps.settings().search,
       offset,
-      filters: { ...(filters.path ? { include: [filters.path] } : {}), ...(filters.kind ? { kind: filters.kind } : {}) },
+      filters: filtersFor(globsOf(filters.path), filters.kind || undefined),
     };
     const answer = await this.deps.client.search({ type: 'search', query, options, ...(filters.folder ? { folders: [filters.folder] } : {}) });
     if (!answer.ok) {

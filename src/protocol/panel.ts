@@ -4,7 +4,7 @@
 import type { FolderLocateAnswer, FolderResult } from './worker.ts';
 
 export interface PanelFilters {
-  /** A glob the result's path must match; empty for any. */
+  /** Globs, comma-separated, one of which the result's path must match and none written `!glob` (see `globsOf`); empty for any. */
   path: string;
   kind: '' | 'code' | 'prose';
   /** A workspace folder id; empty for all. */

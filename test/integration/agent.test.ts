@@ -40,6 +40,9 @@ suite('the fused_search language model tool', () => {
   test('path and kind narrow the answer', async () => {
     const prose = await invoke({ query: 'reciprocal rank fusion', kind: 'prose' });
     assert.doesNotMatch(prose, /\.ts\n\[\d+\] /);
+    const notCode = await invoke({ query: 'reciprocal rank fusion', path: '!**/*.ts' });
+    assert.doesNotMatch(notCode, /\.ts\n\[\d+\] /);
+    assert.match(notCode, /notes\/guide\.md\n\[\d+\] /, 'what the excluded glob does not match is still found');
     const md = await invoke({ query: 'kubernetes', path: '*.md' });
     assert.match(md, /notes\/guide\.md\n\[\d+\] \d+-\d+ /);
   });

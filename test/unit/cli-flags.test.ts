@@ -60,3 +60,21 @@ test('--offset skips that many results, numbered from there, and is bounded as t
   assert.deepEqual(third, [all[2]], 'the third result, numbered 3');
   assert.match(search('--agent', '--limit', '1', '--offset', '1'), /^Result 2 for "zebrafinch" in 1 file \(3 candidates matched\); offset 2 for the next\.\n/);
 });
+
+test("--path '!GLOB' leaves out the results under it, and keeps the others", () => {
+  const folder = tempDir('fused-cli-');
+  fs.mkdirSync(path.join(folder, 'src'));
+  fs.mkdirSync(path.join(folder, 'test'));
+  fs.writeFileSync(path.join(folder, 'src', 'song.ts'), 'export const zebrafinchSong = 1; // zebrafinch\n');
+  fs.writeFileSync(path.join(folder, 'test', 'song.test.ts'), 'test("zebrafinch", () => {}); // zebrafinch zebrafinch\n');
+  fs.writeFileSync(path.join(folder, 'notes.md'), '# Zebrafinch\n\nThe zebrafinch sings.\n');
+  const db = path.join(tempDir(), 'index.db');
+  assert.equal(spawnSync(process.execPath, [CLI, 'index', folder, '--db', db], { encoding: 'utf8' }).status, 0);
+  const paths = (...args: string[]) => {
+    const child = spawnSync(process.execPath, [CLI, 'search', 'zebrafinch', '--db', db, '--json', ...args], { encoding: 'utf8' });
+    return (JSON.parse(child.stdout) as Array<{ path: string }>).map((r) => r.path).sort();
+  };
+  assert.deepEqual(paths(), ['notes.md', 'src/song.ts', 'test/song.test.ts']);
+  assert.deepEqual(paths('--path', '!test/**'), ['notes.md', 'src/song.ts']);
+  assert.deepEqual(paths('--path', '*.ts', '--path', '!test/**'), ['src/song.ts']);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { filtersFor, resolveSearchOptions } from '../../src/core/options.ts';
+import { filtersFor, globsOf, resolveSearchOptions } from '../../src/core/options.ts';
 
 test('candidate depth defaults to max(100, 2 × limit) and the rerank window is deeper than the limit', () => {
   const small = resolveSearchOptions({ limit: 3 });
@@ -25,4 +25,15 @@ test('a path given as one glob or as a list filters the same way, alongside the 
   assert.deepEqual(filtersFor('src/**', 'code'), { include: ['src/**'], kind: 'code' });
   assert.deepEqual(filtersFor(['src/**', '*.md'], undefined), { include: ['src/**', '*.md'] });
   assert.deepEqual(filtersFor(undefined, undefined), {});
+});
+
+test('a glob written !glob leaves out what it matches, alone or beside globs to keep', () => {
+  assert.deepEqual(filtersFor('!test/**', undefined), { exclude: ['test/**'] });
+  assert.deepEqual(filtersFor(['src/**', '!**/*.test.ts'], 'code'), { include: ['src/**'], exclude: ['**/*.test.ts'], kind: 'code' });
+});
+
+test("the panel's path field takes globs as VS Code's files to include does: comma-separated, braces kept whole", () => {
+  assert.deepEqual(globsOf('src/**/*.ts, !**/*.test.ts'), ['src/**/*.ts', '!**/*.test.ts']);
+  assert.deepEqual(globsOf('*.{ts,js},docs/**'), ['*.{ts,js}', 'docs/**']);
+  assert.deepEqual(globsOf(' , '), []);
 });
