@@ -111,6 +111,36 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test("the panel's path field keeps the files its globs match and leaves out those written !glob", async () => {
+    const { page, openPanel } = workbench();
+    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const pages = ['quokka-kept.md', 'quokka-dropped.md'].map((name) => path.join(notes, name));
+    for (const file of pages) writeFileSync(file, `# ${path.basename(file)}\n\nThe quokkafilter reading.\n`);
+    const view = await openPanel();
+    const pathField = view.locator('#path-filter input');
+    try {
+      const query = view.locator('#query input');
+      await query.waitFor();
+      const rows = view.locator('.result');
+      // The files reach the index a moment after they are written: search again until both have.
+      for (let attempt = 0; (await rows.filter({ hasText: 'quokka-' }).count()) < 2; attempt++) {
+        assert.ok(attempt < 40, 'the two notes never showed');
+        await query.fill(attempt % 2 === 0 ? 'quokkafilter' : 'quokkafilter reading');
+        await page.waitForTimeout(500);
+      }
+      await pathField.fill('quokka-*.md, !quokka-dropped.md');
+      await rows.filter({ hasText: 'quokka-dropped' }).waitFor({ state: 'detached' });
+      assert.deepEqual(
+        (await rows.allInnerTexts()).filter((text) => text.includes('quokka-')).map((text) => /quokka-\w+/.exec(text)![0]),
+        ['quokka-kept'],
+      );
+    } finally {
+      // The panel keeps its fields: the tests after this one search without a path.
+      await pathField.fill('');
+      for (const file of pages) rmSync(file, { force: true });
+    }
+  });
+
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
     const { page, screenshot, panel } = workbench();
     const view = panel();
