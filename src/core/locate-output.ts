@@ -3,7 +3,7 @@
 // exactly this text, so the one place that makes it is the one place to filter it.
 //
 // Honesty rules as for a search (agent-output.ts): the text says how many files it left out for
-// the budget, and how to get the lines of a chunk (`read_chunk`).
+// the budget, and how to get the lines of a chunk (`read_chunk`, `read_range`).
 
 import { bytes } from './agent-output.ts';
 import type { LocateAnswer } from './locate.ts';
@@ -29,7 +29,7 @@ export function formatLocateForAgent(answer: LocateAnswer, options: { budgetByte
   const header = `${files.length} file${files.length === 1 ? '' : 's'} to look at, best first (from ${clueSummary(answer)}):\n`;
   const trailer = (left: number) =>
     (left > 0 ? `[${left} more file${left === 1 ? '' : 's'} left out to stay within ${budget} bytes; ask with a larger budget_bytes.]\n` : '') +
-    'Read a chunk with read_chunk and its id.\n';
+    'Read a chunk with read_chunk(id), any lines with read_range(path, start_line, end_line).\n';
   let text = header;
   let shown = 0;
   for (const file of files) {
@@ -52,7 +52,8 @@ function fileBlock(file: LocateAnswer['files'][number], rank: number): string {
   const lines = [`${rank}. ${file.path} (score ${file.score}): ${file.why.join('; ')}`];
   for (const chunk of file.chunks) {
     const title = chunk.title.length > MAX_TITLE_CHARS ? `${chunk.title.slice(0, MAX_TITLE_CHARS - 1)}…` : chunk.title;
-    lines.push(`   ${file.path}:${chunk.startLine}-${chunk.endLine} ${title} (chunk ${chunk.chunkId})`);
+    // Under its file's line, as a search answer prints a result under its file: the path once.
+    lines.push(`   ${chunk.startLine}-${chunk.endLine} ${title} · chunk ${chunk.chunkId}`);
   }
   return `${lines.join('\n')}\n`;
 }

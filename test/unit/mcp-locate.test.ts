@@ -41,8 +41,9 @@ test('locate turns a pasted traceback into ranked files with reasons, line range
     lines[1]!,
     /^1\. app\/payments\/gateway\.py \(score [\d.]+\): stack frame app\/payments\/gateway\.py:10 in charge; quotes "amount must be positive" verbatim/,
   );
-  const chunkLine = lines.find((line) => line.startsWith('   app/payments/gateway.py:'))!;
-  const [, start, end, id] = /:(\d+)-(\d+) .* \(chunk (\d+)\)$/.exec(chunkLine)!;
+  // Under the file's line, its best chunk: line range, title and id.
+  const chunkLine = lines[2]!;
+  const [, start, end, id] = /^ {3}(\d+)-(\d+) .* · chunk (\d+)$/.exec(chunkLine)!;
   assert.ok(Number(start) <= 10 && 10 <= Number(end), 'the first chunk holds the frame line');
   // The id reads the chunk the answer pointed at.
   const chunk = await call('read_chunk', { id: Number(id) });
