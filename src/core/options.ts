@@ -281,8 +281,8 @@ export function globsOf(text: string): string[] {
 
 /**
  * The filters `path` and `kind` ask for, as agents, the CLI and the panel pass them: a result's path
- * must match one of the globs, and none of those written `!glob` (ripgrep's and .gitignore's
- * negation), so that `!test/**` alone means everything but the tests.
+ * must match one of the globs, and none of those written `!glob` (as ripgrep's `-g '!glob'` reads
+ * them), so that `!test/**` alone means everything but the tests.
  */
 export function filtersFor(path: string | readonly string[] | undefined, kind: Kind | undefined): SearchFilters {
   const globs = path === undefined ? [] : typeof path === 'string' ? [path] : [...path];
