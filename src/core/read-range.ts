@@ -60,19 +60,23 @@ export async function readRange(source: RangeSource, request: RangeRequest): Pro
   const total = read.text === '' ? 0 : lines.length;
   if (request.startLine > total) return fail(`${relPath} has ${total} line${total === 1 ? '' : 's'}; start_line ${request.startLine} is past its end.`);
   const end = Math.min(request.endLine, total);
-  return { ok: true, text: render(relPath, lines, request.startLine, end, total, request.budgetBytes) };
+  const head = `${relPath}:${request.startLine}-${end} (${total} lines in the file)\n`;
+  return { ok: true, text: linesWithin(head, (line) => numberedLine(line, lines[line - 1]!), request.startLine, end, request.budgetBytes) };
 }
 
-/** The one place the answer's text is made: whatever leaves for the agent passes through here. */
-function render(relPath: string, lines: readonly string[], start: number, end: number, total: number, budget: number): string {
-  const head = `${relPath}:${start}-${end} (${total} lines in the file)\n`;
+/**
+ * File lines `start` to `end` under `head`, each as `lineAt` prints it, cut after the last whole
+ * line that fits `budget` bytes with a notice saying where the rest starts: the text of
+ * `read_range` (numbered lines) and of `read_chunk` (the chunk's text as it is).
+ */
+export function linesWithin(head: string, lineAt: (line: number) => string, start: number, end: number, budget: number): string {
   // The notice as it would read with the largest numbers, so the lines it follows never push it past the budget.
   const notice = (last: number) => `[Truncated after line ${last} to stay within ${budget} bytes; read_range from line ${last + 1} for the rest.]\n`;
   const room = budget - bytes(head) - bytes(notice(end));
   let body = '';
   let used = 0;
   for (let line = start; line <= end; line++) {
-    const next = numberedLine(line, lines[line - 1]!);
+    const next = lineAt(line);
     if (used + bytes(next) > room) {
       const last = line - 1;
       if (last < start) return `${head}[Line ${start} alone is longer than ${budget} bytes; raise budget_bytes to read it.]\n`;

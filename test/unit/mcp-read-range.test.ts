@@ -104,3 +104,15 @@ test('a range larger than the budget is cut at a whole line and says where to go
   const small = await call('read_range', { path: 'src/long.ts', start_line: 1, end_line: 120, budget_bytes: 100 });
   assert.equal(small.isError, true, 'a budget under the minimum is refused');
 });
+
+test('read_chunk cuts a long chunk at a whole line and says which line read_range goes on from', async () => {
+  const found = await call('search', { query: 'line60', limit: 1 });
+  const [, start, end, id] = /\n\[1\] (\d+)-(\d+) .* · chunk (\d+) ·/.exec(found.text)!;
+  const chunk = await call('read_chunk', { id: Number(id), budget_bytes: 1024 });
+  assert.equal(chunk.isError, false);
+  assert.ok(Buffer.byteLength(chunk.text) <= 1024, `${Buffer.byteLength(chunk.text)} bytes`);
+  const last = Number(/Truncated after line (\d+) to stay within 1024 bytes; read_range from line (\d+)/.exec(chunk.text)?.[1]);
+  assert.ok(last >= Number(start) && last < Number(end), `cut inside the chunk ${start}-${end}, after line ${last}`);
+  const shown = chunk.text.split('\n').slice(1, -2);
+  assert.deepEqual(shown, LINES.slice(Number(start) - 1, last), "the chunk's lines up to the cut, whole");
+});
