@@ -25,8 +25,14 @@ export interface AgentDeps {
 }
 
 function describe(input: ToolInput): string {
-  const globs = typeof input.path === 'string' ? [input.path] : input.path;
-  const where = [globs ? `files matching ${globs.map((glob) => `\`${glob}\``).join(' or ')}` : 'the workspace', input.kind ? `${input.kind} only` : '']
+  // Read from the filters the search applies, so that `!glob` reads as what it leaves out.
+  const { include, exclude } = filtersFor(input.path, input.kind);
+  const quoted = (globs: readonly string[]) => globs.map((glob) => `\`${glob}\``);
+  const where = [
+    include ? `files matching ${quoted(include).join(' or ')}` : 'the workspace',
+    exclude ? `not ${quoted(exclude).join(' nor ')}` : '',
+    input.kind ? `${input.kind} only` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const page = [input.limit ? `up to ${input.limit} results` : '', input.offset ? `after the first ${input.offset}` : ''].filter(Boolean).join(' ');
