@@ -8,7 +8,10 @@
 //   writes each answer's text to DIR/<repo>-<n>.txt, to read what the agent got)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
-// when the answer legitimately lives in more than one place; any one of them counts). For each, the
+// when the answer legitimately lives in more than one place; any one of them counts). The ranges
+// were audited blind on 2026-12-05 by a reader who saw the questions and the files but no search
+// answer: every range it found wrong, too wide or too narrow was replaced by its range, and every
+// place it found answering as well was added (docs/benchmarks.md lists what changed). For each, the
 // table says the best-ranked result whose chunk range overlaps the answer lines ("rank"), whether those
 // lines were printed in the answer's excerpts ("lines"), and the bytes and tokens (o200k_base, through
 // gpt-tokenizer) of the answer vs of the files. Each question is also asked for the results after
@@ -41,12 +44,12 @@ const NPM_QUESTIONS: Question[] = [
   {
     question: 'What does npm ci say when there is no lockfile?',
     query: 'npm ci requires existing package-lock.json lockfileVersion',
-    answers: [{ path: 'lib/commands/ci.js', start: 61, end: 71 }],
+    answers: [{ path: 'lib/commands/ci.js', start: 63, end: 71 }],
   },
   {
     question: 'When does npm ci delete node_modules?',
     query: 'ci remove node_modules before install',
-    answers: [{ path: 'lib/commands/ci.js', start: 97, end: 107 }],
+    answers: [{ path: 'lib/commands/ci.js', start: 91, end: 107 }],
   },
   {
     question: 'How is an unsupported engine detected?',
@@ -56,41 +59,54 @@ const NPM_QUESTIONS: Question[] = [
   {
     question: 'How does semver satisfies work?',
     query: 'semver satisfies version range',
-    answers: [{ path: 'node_modules/semver/functions/satisfies.js', start: 4, end: 11 }],
+    answers: [
+      { path: 'node_modules/semver/functions/satisfies.js', start: 4, end: 11 },
+      { path: 'node_modules/semver/classes/range.js', start: 196, end: 215 },
+      { path: 'node_modules/semver/README.md', start: 170, end: 176 },
+    ],
   },
   {
     question: 'How often does npm check for a newer version of itself?',
     query: 'update notifier check new npm version weekly daily',
-    answers: [{ path: 'lib/cli/update-notifier.js', start: 69, end: 97 }],
+    answers: [{ path: 'lib/cli/update-notifier.js', start: 70, end: 90 }],
   },
   {
     question: 'How are "did you mean" suggestions chosen?',
     query: 'did you mean suggestion mistyped command levenshtein distance',
-    answers: [{ path: 'lib/utils/did-you-mean.js', start: 7, end: 25 }],
+    answers: [{ path: 'lib/utils/did-you-mean.js', start: 7, end: 30 }],
   },
   {
     question: 'Where is the default cache folder?',
     query: 'default cache directory location npm-cache',
     answers: [
       { path: 'node_modules/@npmcli/config/lib/definitions/definitions.js', start: 84, end: 86 },
-      { path: 'node_modules/@npmcli/config/lib/definitions/definitions.js', start: 419, end: 428 },
+      { path: 'node_modules/@npmcli/config/lib/definitions/definitions.js', start: 419, end: 427 },
       { path: 'docs/content/using-npm/config.md', start: 428, end: 433 },
+      { path: 'docs/content/configuring-npm/folders.md', start: 61, end: 66 },
+      { path: 'docs/content/commands/npm-cache.md', start: 78, end: 83 },
     ],
   },
   {
     question: 'How many sockets per origin by default?',
     query: 'maxsockets maximum connections per origin default',
-    answers: [{ path: 'node_modules/@npmcli/config/lib/definitions/definitions.js', start: 1449, end: 1459 }],
+    answers: [
+      { path: 'node_modules/@npmcli/config/lib/definitions/definitions.js', start: 1449, end: 1455 },
+      { path: 'docs/content/using-npm/config.md', start: 1201, end: 1207 },
+    ],
   },
   {
     question: 'Where does npx ask before installing packages?',
     query: 'npx prompt need to install the following packages ok to proceed',
-    answers: [{ path: 'node_modules/libnpmexec/lib/index.js', start: 298, end: 309 }],
+    answers: [{ path: 'node_modules/libnpmexec/lib/index.js', start: 302, end: 309 }],
   },
   {
     question: 'Why does publish refuse a private package?',
     query: 'publish private package EPRIVATE',
-    answers: [{ path: 'lib/commands/publish.js', start: 153, end: 158 }],
+    answers: [
+      { path: 'lib/commands/publish.js', start: 153, end: 159 },
+      { path: 'node_modules/libnpmpublish/lib/publish.js', start: 15, end: 21 },
+      { path: 'docs/content/configuring-npm/package-json.md', start: 1150, end: 1154 },
+    ],
   },
   {
     question: 'Which package names are invalid because of their first character?',
@@ -100,7 +116,7 @@ const NPM_QUESTIONS: Question[] = [
   {
     question: 'How does the registry client know a one-time password is needed?',
     query: 'one-time password otp 401 www-authenticate',
-    answers: [{ path: 'node_modules/npm-registry-fetch/lib/check-response.js', start: 75, end: 88 }],
+    answers: [{ path: 'node_modules/npm-registry-fetch/lib/check-response.js', start: 75, end: 101 }],
   },
   {
     question: 'What does npm print on an unsupported Node.js version?',
@@ -112,8 +128,9 @@ const NPM_QUESTIONS: Question[] = [
     question: 'When is an integrity checksum mismatch raised?',
     query: 'integrity checksum failed EINTEGRITY',
     answers: [
-      { path: 'node_modules/ssri/lib/index.js', start: 115, end: 118 },
-      { path: 'node_modules/ssri/lib/index.js', start: 448, end: 456 },
+      { path: 'node_modules/ssri/lib/index.js', start: 107, end: 122 },
+      { path: 'node_modules/ssri/lib/index.js', start: 464, end: 482 },
+      { path: 'node_modules/pacote/lib/registry.js', start: 152, end: 167 },
     ],
   },
 ];
@@ -128,18 +145,12 @@ const ESLINT_QUESTIONS: Question[] = [
   {
     question: 'How does max-len skip lines with URLs?',
     query: 'max-len ignore urls long line',
-    answers: [
-      { path: 'lib/rules/max-len.js', start: 120, end: 120 },
-      { path: 'lib/rules/max-len.js', start: 433, end: 443 },
-    ],
+    answers: [{ path: 'lib/rules/max-len.js', start: 433, end: 443 }],
   },
   {
     question: 'When does --max-warnings make eslint fail?',
     query: 'too many warnings max-warnings exit code',
-    answers: [
-      { path: 'lib/cli.js', start: 455, end: 457 },
-      { path: 'lib/cli.js', start: 490, end: 495 },
-    ],
+    answers: [{ path: 'lib/cli.js', start: 455, end: 457 }],
   },
   {
     question: 'What does an unused eslint-disable comment report?',
@@ -149,7 +160,7 @@ const ESLINT_QUESTIONS: Question[] = [
   {
     question: 'How does no-console let some console methods through?',
     query: 'no-console allow console methods option',
-    answers: [{ path: 'lib/rules/no-console.js', start: 87, end: 90 }],
+    answers: [{ path: 'lib/rules/no-console.js', start: 86, end: 90 }],
   },
   {
     question: 'Which empty blocks does no-empty accept?',
@@ -166,7 +177,7 @@ const ESLINT_QUESTIONS: Question[] = [
     query: 'complexity default maximum threshold',
     answers: [
       { path: 'lib/rules/complexity.js', start: 20, end: 20 },
-      { path: 'lib/rules/complexity.js', start: 73, end: 89 },
+      { path: 'lib/types/rules.d.ts', start: 556, end: 559 },
     ],
   },
   {
@@ -182,7 +193,7 @@ const ESLINT_QUESTIONS: Question[] = [
   {
     question: 'When does radix report a missing radix?',
     query: 'parseInt missing radix parameter',
-    answers: [{ path: 'lib/rules/radix.js', start: 125, end: 135 }],
+    answers: [{ path: 'lib/rules/radix.js', start: 130, end: 133 }],
   },
   {
     question: 'How is a severity such as "warn" turned into a number?',
@@ -192,7 +203,10 @@ const ESLINT_QUESTIONS: Question[] = [
   {
     question: 'What is reported for a rule that does not exist?',
     query: 'definition for rule was not found',
-    answers: [{ path: 'lib/linter/file-report.js', start: 93, end: 97 }],
+    answers: [
+      { path: 'lib/linter/file-report.js', start: 93, end: 97 },
+      { path: 'lib/config/config.js', start: 97, end: 114 },
+    ],
   },
   {
     question: 'How are /* global */ comments read?',
@@ -202,17 +216,23 @@ const ESLINT_QUESTIONS: Question[] = [
   {
     question: 'How does the cache hash file contents?',
     query: 'hash string murmur cache',
-    answers: [{ path: 'lib/cli-engine/hash.js', start: 27, end: 29 }],
+    answers: [{ path: 'lib/cli-engine/lint-result-cache.js', start: 89, end: 111 }],
   },
   {
     question: 'What error does a pattern that matches no files raise?',
     query: 'no files matching pattern were found glob disabled',
-    answers: [{ path: 'lib/eslint/eslint-helpers.js', start: 83, end: 90 }],
+    answers: [
+      { path: 'lib/eslint/eslint-helpers.js', start: 79, end: 90 },
+      { path: 'messages/file-not-found.js', start: 6, end: 9 },
+    ],
   },
   {
     question: 'Where is the cache file by default?',
     query: 'default cache location .eslintcache',
-    answers: [{ path: 'lib/eslint/eslint-helpers.js', start: 772, end: 772 }],
+    answers: [
+      { path: 'lib/eslint/eslint-helpers.js', start: 772, end: 772 },
+      { path: 'lib/types/index.d.ts', start: 1291, end: 1292 },
+    ],
   },
   {
     question: 'Which config file names does ESLint look for?',
@@ -234,7 +254,7 @@ const ESLINT_QUESTIONS: Question[] = [
     query: 'maximum autofix passes',
     answers: [
       { path: 'lib/linter/linter.js', start: 43, end: 43 },
-      { path: 'lib/linter/linter.js', start: 1637, end: 1637 },
+      { path: 'lib/linter/linter.js', start: 1547, end: 1555 },
     ],
   },
   {
@@ -242,23 +262,30 @@ const ESLINT_QUESTIONS: Question[] = [
     query: 'no-plusplus allow for loop afterthoughts',
     answers: [
       { path: 'lib/rules/no-plusplus.js', start: 88, end: 90 },
-      { path: 'lib/rules/no-plusplus.js', start: 34, end: 42 },
+      { path: 'lib/rules/no-plusplus.js', start: 18, end: 42 },
     ],
   },
   {
     question: 'What are the default options of no-unused-vars?',
     query: 'no-unused-vars default options caughtErrors args after-used',
-    answers: [{ path: 'lib/rules/no-unused-vars.js', start: 49, end: 57 }],
+    answers: [
+      { path: 'lib/rules/no-unused-vars.js', start: 49, end: 57 },
+      { path: 'lib/types/rules.d.ts', start: 4226, end: 4259 },
+    ],
   },
   {
     question: 'What does RuleTester say when a valid case reports errors?',
     query: 'rule tester valid case should have no errors',
-    answers: [{ path: 'lib/rule-tester/rule-tester.js', start: 1391, end: 1403 }],
+    answers: [{ path: 'lib/rule-tester/rule-tester.js', start: 1395, end: 1403 }],
   },
   {
     question: 'What happens when no config file is found?',
     query: 'could not find config file error config-file-missing',
-    answers: [{ path: 'lib/config/config-loader.js', start: 76, end: 85 }],
+    answers: [
+      { path: 'lib/config/config-loader.js', start: 79, end: 84 },
+      { path: 'messages/config-file-missing.js', start: 4, end: 15 },
+      { path: 'lib/eslint/eslint.js', start: 1337, end: 1342 },
+    ],
   },
 ];
 
@@ -279,7 +306,7 @@ const KERNEL_QUESTIONS: Question[] = [
   {
     question: 'Where does fork refuse a user with too many processes?',
     query: 'fork too many processes RLIMIT_NPROC check',
-    answers: [{ path: 'fork.c', start: 2239, end: 2243 }],
+    answers: [{ path: 'fork.c', start: 2238, end: 2243 }],
   },
   {
     question: 'What does the kernel print about a hung task?',
@@ -289,17 +316,26 @@ const KERNEL_QUESTIONS: Question[] = [
   {
     question: 'How is a soft lockup detected?',
     query: 'soft lockup detection threshold',
-    answers: [{ path: 'watchdog.c', start: 312, end: 322 }],
+    answers: [
+      { path: 'watchdog.c', start: 312, end: 322 },
+      { path: 'watchdog.c', start: 344, end: 358 },
+    ],
   },
   {
     question: 'How does kthread_stop make the thread exit and wait for it?',
     query: 'kthread_stop wait for thread exit',
-    answers: [{ path: 'kthread.c', start: 707, end: 711 }],
+    answers: [
+      { path: 'kthread.c', start: 707, end: 711 },
+      { path: 'kthread.c', start: 687, end: 690 },
+    ],
   },
   {
     question: 'How are the other threads of a group killed?',
     query: 'kill all other threads in thread group SIGKILL',
-    answers: [{ path: 'signal.c', start: 1380, end: 1389 }],
+    answers: [
+      { path: 'signal.c', start: 1380, end: 1389 },
+      { path: 'signal.c', start: 1051, end: 1066 },
+    ],
   },
   {
     question: 'Where do PIDs wrap around after pid_max?',
@@ -314,7 +350,7 @@ const KERNEL_QUESTIONS: Question[] = [
   {
     question: 'What is printed for an unknown kernel command-line parameter?',
     query: 'unknown kernel parameter error message parse args',
-    answers: [{ path: 'params.c', start: 196, end: 201 }],
+    answers: [{ path: 'params.c', start: 199, end: 200 }],
   },
   {
     question: 'What does the kernel print on scheduling while atomic?',
