@@ -455,6 +455,26 @@ test("the file's name and folders count as a chunk's title: `semver satisfies` p
   store.close();
 });
 
+test("a code chunk is found by its folders' names, but not by the layout's: `semver` finds semver's satisfies.js, `node_modules` finds only text that says it", () => {
+  const store = storeWith({
+    'node_modules/semver/functions/satisfies.js': [{ title: 'satisfies', text: 'const satisfies = (version, range) => new Range(range).test(version)' }],
+    'node_modules/ssri/lib/index.js': [{ title: 'checkData', text: 'function checkData (data, sri) { return parse(sri).match(data) }' }],
+    'lib/commands/ci.js': [{ title: 'CI > exec', text: 'await rm(path.join(where, "node_modules"), { recursive: true })' }],
+  });
+  const context = contextFor(store);
+  assert.deepEqual(
+    search(context, 'semver').results.map((r) => r.path),
+    ['node_modules/semver/functions/satisfies.js'],
+    'its text never says semver; its folder does',
+  );
+  assert.deepEqual(
+    search(context, 'node_modules').results.map((r) => r.path),
+    ['lib/commands/ci.js'],
+    'every dependency sits under node_modules/, which says nothing about it',
+  );
+  store.close();
+});
+
 test("a query naming a file finds the function that answers it, not the file's header: every code chunk is indexed under its file's name", () => {
   const store = storeWith({
     'lib/rules/eqeqeq.js': [

@@ -14,6 +14,7 @@
 // place against one that only lays the same words out a little more neatly.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
+import { pathTitle } from '../path-title.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
 /**
@@ -72,7 +73,7 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
-    const inTitle = new Set(findOccurrences(`${candidate.title} ${withoutExtension(candidate.path)}`, query).map((o) => o.term));
+    const inTitle = new Set(findOccurrences(`${candidate.title} ${pathTitle(candidate.path)}`, query).map((o) => o.term));
     const titleBoost = TITLE_BOOST[candidate.kind] * (sumOver(inTitle, pieceIdf) / totalWeight);
 
     const present = new Set(occurrences.map((o) => o.term));
@@ -94,11 +95,6 @@ export function rerank<T extends RerankInput>(candidates: T[], query: QueryPiece
   scored.sort((a, b) => b.score - a.score || a.proximity.fusedRank - b.proximity.fusedRank);
   scored.forEach((entry, index) => (entry.proximity.finalRank = ranksAbove + index + 1));
   return scored;
-}
-
-/** `lib/commands/ci.js` → `lib/commands/ci`: an extension names the language, not the content. */
-function withoutExtension(path: string): string {
-  return path.replace(/(?<=[^/])\.[^./]*$/, '');
 }
 
 function sumOver(terms: Set<number>, pieceIdf: readonly number[]): number {

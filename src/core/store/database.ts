@@ -12,7 +12,7 @@ export type Db = Database.Database;
  * Bump when the schema changes. There are no migrations yet: an index is cheap to rebuild and
  * always derivable from the files, so any other version is moved aside and rebuilt.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const PAGE_BYTES = 16_384;
 

@@ -2,6 +2,7 @@
 // the title the full-text tables index a chunk under.
 
 import { baseName } from '../chunk/lines.ts';
+import { topicFolders } from '../path-title.ts';
 import type { ChunkKind } from '../types.ts';
 
 const WORD = /[\p{L}\p{M}\p{N}_]{3,}/gu;
@@ -29,13 +30,15 @@ export interface ChunkWords {
  * The title a chunk is indexed under. A code chunk's title is its symbol (`CI > exec`), and only
  * the file's top-level chunk (`ci.js (top level)`) named the file: a query naming the file
  * (`eqeqeq smart`) lifted that chunk, a header comment and imports, over the function that answers
- * it. Every code chunk is indexed under its file's name too, as the rerank already reads each
- * result's path as a title. Prose keeps its own title: a heading, or a document's.
+ * it. Every code chunk is indexed under its file's name and its topic folders too (`semver
+ * functions satisfies.js satisfies`), as the rerank reads each result's path as a title. Prose
+ * keeps its own title: a heading, or a document's.
  */
 export function indexedTitle(path: string, chunk: { title: string; kind: ChunkKind }): string {
   if (chunk.kind !== 'code') return chunk.title;
   const fileName = baseName(path);
-  return chunk.title.includes(fileName) ? chunk.title : `${fileName} ${chunk.title}`;
+  const named = chunk.title.includes(fileName) ? chunk.title : `${fileName} ${chunk.title}`;
+  return [...topicFolders(path), named].join(' ');
 }
 
 export function chunkWords(title: string, text: string): ChunkWords {
