@@ -56,12 +56,17 @@ export async function readRange(source: RangeSource, request: RangeRequest): Pro
       read.reason === 'binary' ? 'a binary file' : read.reason === 'too-large' ? `larger than ${MAX_READ_BYTES} bytes` : `unreadable (${read.reason})`;
     return fail(`${relPath} is ${why}; it has no lines to read.`);
   }
-  const lines = read.text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const lines = textLines(read.text);
   const total = read.text === '' ? 0 : lines.length;
   if (request.startLine > total) return fail(`${relPath} has ${total} line${total === 1 ? '' : 's'}; start_line ${request.startLine} is past its end.`);
   const end = Math.min(request.endLine, total);
   const head = `${relPath}:${request.startLine}-${end} (${total} lines in the file)\n`;
   return { ok: true, text: linesWithin(head, (line) => numberedLine(line, lines[line - 1]!), request.startLine, end, request.budgetBytes) };
+}
+
+/** A text's lines without their line ends, as `read_range` and `read_chunk` number and cut them. */
+export function textLines(text: string): string[] {
+  return text.replace(/\r?\n$/, '').split(/\r?\n/);
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   MIN_AGENT_BUDGET_BYTES,
   filtersFor,
 } from '../core/options.ts';
-import { linesWithin, readRange } from '../core/read-range.ts';
+import { linesWithin, readRange, textLines } from '../core/read-range.ts';
 import { agentText, NOTICE_MAX_BYTES, redactedText, redactForAgent, redactionNotice, redactResults } from '../core/redact.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
@@ -183,7 +183,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
       const chunk = { ...stored, text: redactedText(stored.text)!, title: redactedText(stored.title)! };
       // The text as it is: numbered, as read_range prints it, a chunk costs a third more tokens
       // (400 of ESLint's, o200k_base). Over the budget it is cut at a whole line, as read_range cuts.
-      const lines = chunk.text.replace(/\r?\n$/, '').split(/\r?\n/);
+      const lines = textLines(chunk.text);
       const end = Math.min(chunk.endLine, chunk.startLine + lines.length - 1);
       const head = `${chunk.path}:${chunk.startLine}-${chunk.endLine} ${chunk.title} [${chunk.kind}, ${chunk.language}]\n`;
       const answer = agentText(budget_bytes ?? Math.max(defaultBudget, MIN_AGENT_BUDGET_BYTES), (limit) =>
