@@ -7,8 +7,9 @@
 // exactly what it left out: each result's header counts the lines printed against the chunk's
 // lines, and `read_chunk` / `read_range` fetch the rest. A whole chunk is printed when that costs
 // little more than its excerpt, a statement around a matched line whole when it is short. Lower
-// ranks get fewer lines: the first results hold the answer most of the time, and the others are
-// worth a location and their best line.
+// ranks get fewer lines: the first results hold the answer most of the time, the third is worth
+// its best line, and the others their location, with their best line only when it holds much of
+// what was asked.
 //
 // Honesty rules: the text says how many results matched and how many it left out (and why), and
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
@@ -23,12 +24,27 @@ const MAX_LINE_CHARS = 160;
 const MAX_TITLE_CHARS = 100;
 /**
  * Most lines printed for the result at each rank (the last entry for every rank below): the first
- * result gets room for a whole function, the second for half of one, the others for their best
+ * result gets room for a whole function, the second for its statement, the others for their best
  * line. On the 40 questions of bench/agent-bytes.ts, also giving the third to tenth results 10, 4,
- * 2 and 1 lines cost 17% more bytes for one more answer printed in full; half as many lines for the
- * first two results (20, 8, then 4, 2, 2, 1) saved 7% of the bytes and printed four fewer.
+ * 2 and 1 lines cost 17% more bytes for one more answer printed in full. Against 40 and 20 lines
+ * for the first two, 48 and 12 printed one more answer in full (no-empty's) for 3% fewer bytes;
+ * 40 for the first lost it again, and 10 for the second lost another.
  */
-const LINES_BY_RANK = [40, 20, 1];
+const LINES_BY_RANK = [48, 12, 1];
+/**
+ * From this rank on, a first page's result prints its best line only when that line holds at least
+ * STRONG_LINE_SHARE of the query's words (by weight), and else only its location. Those best lines
+ * printed none of the 50 answers of bench/agent-bytes.ts in full, and cost a fifth of its bytes; the
+ * strong ones are what tells an agent a result is worth reading (RuleTester's "Should have no errors
+ * but had %d" at rank 7).
+ */
+const LOCATION_ONLY_FROM_RANK = 4;
+/**
+ * On those 40 questions, against every best line printed: 0.4 kept 135 of 250 lines, three of the
+ * four that hold part of an answer, for 10% fewer bytes; 0.5 kept 80 lines and one of the four, for
+ * 13%; no best line at all, 19%.
+ */
+const STRONG_LINE_SHARE = 0.4;
 /**
  * A second result scoring at least this share of the first's gets the first's lines: the ranking
  * cannot tell the two apart, and either may hold the answer. On the 40 questions of
@@ -126,6 +142,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   const files = new Set(results.map((r) => r.path)).size;
   const corrections = correctionLine(response) + semanticLine(response) + partialLine(response);
   const terms = queryTerms([query, ...response.corrections.map(([, corrected]) => corrected)].join(' '));
+  const queryWeight = terms.reduce((sum, term) => sum + termWeight(term), 0);
 
   // Reserve room for the longest the header and trailer can read, whatever number of results fits,
   // then fill the rest with results.
@@ -148,7 +165,10 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
     for (let j = i; j < n; j++) weights += linesForRank(response.offset + j + 1);
     const allowance = Math.floor((room * linesForRank(rank)) / weights) - bytes(fileHead);
     const text = options.chunkText?.(result.chunkId, result);
-    const block = resultBlock(rank, result, text, terms, linesFor(rank, result, first), allowance, room - bytes(fileHead), options);
+    // Below the first results of a first page a best line must earn its bytes; on a page an agent
+    // asked for beyond it, every result has its line, as the rank's allowance gives it.
+    const minLineScore = response.offset === 0 && rank >= LOCATION_ONLY_FROM_RANK ? STRONG_LINE_SHARE * queryWeight : 0;
+    const block = resultBlock(rank, result, text, terms, linesFor(rank, result, first), minLineScore, allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
     seenFiles.add(result.path);
@@ -234,13 +254,17 @@ function linesFor(rank: number, result: SearchResult, first: number | undefined)
   return rank === 2 && first !== undefined && result.score >= NEAR_TIE * first ? linesForRank(1) : linesForRank(rank);
 }
 
-/** The result's header and at most `maxLines` printed lines within `allowance` bytes, or undefined if not even the header fits in `room`. */
+/**
+ * The result's header and at most `maxLines` printed lines within `allowance` bytes, or undefined if
+ * not even the header fits in `room`. No line is printed unless the best one scores `minLineScore`.
+ */
 function resultBlock(
   rank: number,
   result: SearchResult,
   text: string | undefined,
   terms: string[],
   maxLines: number,
+  minLineScore: number,
   allowance: number,
   room: number,
   options: AgentOutputOptions,
@@ -256,12 +280,13 @@ function resultBlock(
   const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, printed: [] };
   const lineBudget = Math.max(0, Math.min(allowance, room) - fixed);
   let body = '';
-  if (text !== undefined) {
+  const weak = minLineScore > 0 && Math.max(...(text ?? result.snippet).split('\n').map((line) => lineScore(line, terms))) < minLineScore;
+  if (text !== undefined && !weak) {
     const excerpt = pickLines(text, result, terms, maxLines, lineBudget);
     body = excerpt.text;
     shown.printed = excerpt.runs;
   }
-  if (!body) {
+  if (!body && !weak) {
     const snippet = `${oneLine(result.snippet, MAX_LINE_CHARS)}\n`;
     if (bytes(snippet) <= lineBudget) body = snippet;
   }
@@ -539,8 +564,12 @@ function stem(word: string): string {
 function lineScore(line: string, terms: string[]): number {
   const lower = line.toLowerCase();
   let score = 0;
-  for (const term of terms) if (holds(lower, term)) score += Math.min(3, term.length / 3);
+  for (const term of terms) if (holds(lower, term)) score += termWeight(term);
   return score;
+}
+
+function termWeight(term: string): number {
+  return Math.min(3, term.length / 3);
 }
 
 /** Whether the line holds the term: anywhere for a long one (`radix` in `isValidRadix`), as a word for a short one (`ci` not in `decision`). */

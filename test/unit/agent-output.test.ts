@@ -273,6 +273,25 @@ test('a small chunk far down the results is printed whole when it costs little m
   );
 });
 
+test('below the third result a first page prints a best line only when it holds much of the query, and a later page prints each', () => {
+  // retry, backoff and jitter weigh about 1.7, 2.3 and 2: `retry` alone is 28% of the query, `retryWithBackoff` 67%.
+  const words = ['retry', 'retry', 'retry', 'retry', 'retryWithBackoff', 'retry'];
+  const results = words.map((word, i) => result(i, 60, word));
+  const texts = (id: number) => chunkText(id - 100, 60, words[id - 100]);
+  const printedAt = (out: ReturnType<typeof formatForAgent>, rank: number) => out.shown[rank - 1]!.printed.reduce((n, [a, b]) => n + b - a + 1, 0);
+
+  const first = formatForAgent('retry backoff jitter', response(results), { chunkText: texts });
+  assert.equal(printedAt(first, 3), 1, 'the third prints its best line, however weak');
+  assert.equal(printedAt(first, 4), 0, 'the fourth, whose best line holds one word of three, prints none');
+  assert.match(first.text, /^\[4\] 10-69 handler3 · chunk 103 · lines 0\/60\n\n/m, 'but says where it is, and not even its snippet');
+  assert.equal(printedAt(first, 5), 1, 'the fifth prints its line, which holds two of the three');
+  assert.match(first.text, /^15: {3}const x = retryWithBackoff\(4\);/m);
+  assert.equal(printedAt(first, 6), 0);
+
+  const later = formatForAgent('retry backoff jitter', response(results, { offset: 10, candidates: 16 }), { chunkText: texts });
+  for (const rank of [1, 2, 3, 4, 5, 6]) assert.equal(printedAt(later, rank), 1, `result ${10 + rank} of a later page prints its best line`);
+});
+
 test('every budget from the minimum up is respected, and the counts of printed and left-out lines are exact', () => {
   const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 50), path: `src/f${i % 4}.ts`, startLine: 10 + 60 * i, endLine: 59 + 60 * i }));
   for (let budget = MIN_AGENT_BUDGET_BYTES; budget <= 12000; budget += 97) {
