@@ -280,13 +280,13 @@ function resultBlock(
   const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, printed: [] };
   const lineBudget = Math.max(0, Math.min(allowance, room) - fixed);
   let body = '';
-  const weak = minLineScore > 0 && Math.max(...(text ?? result.snippet).split('\n').map((line) => lineScore(line, terms))) < minLineScore;
-  if (text !== undefined && !weak) {
+  const locationOnly = minLineScore > 0 && Math.max(...(text ?? result.snippet).split('\n').map((line) => lineScore(line, terms))) < minLineScore;
+  if (text !== undefined && !locationOnly) {
     const excerpt = pickLines(text, result, terms, maxLines, lineBudget);
     body = excerpt.text;
     shown.printed = excerpt.runs;
   }
-  if (!body && !weak) {
+  if (!body && !locationOnly) {
     const snippet = `${oneLine(result.snippet, MAX_LINE_CHARS)}\n`;
     if (bytes(snippet) <= lineBudget) body = snippet;
   }
