@@ -4,8 +4,9 @@
 // and the CLI's `--format agent`, so all of them answer agents the same way.
 //
 // An agent pays for every byte it reads, so an answer prints what points at the answer and says
-// exactly what it left out: each result's header counts the lines printed against the chunk's
-// lines, and `read_chunk` / `read_range` fetch the rest. A whole chunk is printed when that costs
+// exactly what it left out: each result's header gives the chunk's line range, its printed lines
+// carry their file line numbers (`…` where they skip), the trailer counts the lines not printed,
+// and `read_chunk` / `read_range` fetch the rest. A whole chunk is printed when that costs
 // little more than its excerpt, a statement around a matched line whole when it is short. Lower
 // ranks get fewer lines: the first results hold the answer most of the time, the third is worth
 // its best line, and the others their location, with their best line only when it holds much of
@@ -22,6 +23,8 @@ import type { SearchResponse, SearchResult } from './types.ts';
 /** Printed lines longer than this (characters) are cut: minified lines would eat the budget. */
 const MAX_LINE_CHARS = 160;
 const MAX_TITLE_CHARS = 100;
+/** A document's headings printed in a result's title: the section and the one it sits in. */
+const HEADINGS_SHOWN = 2;
 /**
  * Most lines printed for the result at each rank (the last entry for every rank below): the first
  * result gets room for a whole function, the second for its statement, the others for their best
@@ -238,8 +241,7 @@ function partialLine(response: AgentAnswer): string {
 
 function trailer(omitted: number, total: number, budget: number, unprinted: number): string {
   let out = '';
-  if (unprinted > 0)
-    out += `\n[${unprinted} lines of these chunks not printed; read_chunk(id) gives a whole chunk, read_range(path, start_line, end_line) any lines.]\n`;
+  if (unprinted > 0) out += `\n[${unprinted} lines of these chunks not printed; read_chunk(id) or read_range(path, start_line, end_line) prints them.]\n`;
   if (omitted > 0)
     out += `[Truncated: ${omitted} more of ${total} results left out to stay within ${budget} bytes; narrow with path or kind, or raise the budget.]\n`;
   return out;
@@ -269,13 +271,12 @@ function resultBlock(
   room: number,
   options: AgentOutputOptions,
 ): Block | undefined {
-  const total = result.endLine - result.startLine + 1;
-  const headFor = (printed: number) =>
-    `[${rank}] ${result.startLine}-${result.endLine} ${oneLine(result.title, MAX_TITLE_CHARS)} · chunk ${result.chunkId} · lines ${printed}/${total}\n` +
+  const title = shownTitle(result);
+  const head =
+    `[${rank}] ${result.startLine}-${result.endLine}${title ? ` ${title}` : ''} · chunk ${result.chunkId}\n` +
     (result.copies ? `(${copiesNote(result.copies, COPIES_LISTED)})\n` : '') +
     (options.explain ? `why: ${describeAsText(result).join('; ')}\n` : '');
-  // The header with the widest count it can have, so the body's room is known before the count is.
-  const fixed = bytes(headFor(total));
+  const fixed = bytes(head);
   if (fixed > room) return undefined;
   const shown: ShownResult = { chunkId: result.chunkId, path: result.path, startLine: result.startLine, endLine: result.endLine, printed: [] };
   const lineBudget = Math.max(0, Math.min(allowance, room) - fixed);
@@ -290,7 +291,21 @@ function resultBlock(
     const snippet = `${oneLine(result.snippet, MAX_LINE_CHARS)}\n`;
     if (bytes(snippet) <= lineBudget) body = snippet;
   }
-  return { rank, result, head: headFor(printedCount(shown)), body, shown };
+  return { rank, result, head, body, shown };
+}
+
+/**
+ * The result's title as its header prints it, under the file's path: without the file's name the
+ * path already gives (`eqeqeq.js (top level)` → `(top level)`), and a document's heading path cut
+ * to its last HEADINGS_SHOWN headings, the document's own title being the path's business.
+ */
+function shownTitle(result: SearchResult): string {
+  const name = result.path.slice(result.path.lastIndexOf('/') + 1);
+  let title = result.title;
+  if (title === name) title = '';
+  else if (title.startsWith(`${name} (`) || title.startsWith(`${name}: `)) title = title.slice(name.length + (title[name.length] === ':' ? 2 : 1));
+  else if (result.kind === 'prose') title = title.split(' > ').slice(-HEADINGS_SHOWN).join(' > ');
+  return oneLine(title, MAX_TITLE_CHARS);
 }
 
 function printedCount(shown: ShownResult): number {

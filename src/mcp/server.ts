@@ -43,7 +43,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
       description:
         'Full-text search over the indexed folder (stemmed words and substrings fused, typos corrected). ' +
         'Returns compact results, ' +
-        "grouped by file: each result's line range, symbol, chunk id and lines printed/in the chunk, then its signature and the lines that matched, within a byte budget; " +
+        "grouped by file: each result's line range, symbol and chunk id, then its signature and the lines that matched, numbered as in the file, within a byte budget; " +
         'below the third result, only a line that holds much of the query is printed, and otherwise the location alone. ' +
         'Use read_chunk with the chunk id for a whole chunk, read_range for any lines of a file, and the offset the answer names for the next results.',
       inputSchema: {

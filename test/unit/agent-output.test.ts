@@ -78,11 +78,12 @@ test('a later page numbers its results from the offset, gives them a best line a
   const text = (id: number) => chunkText(id - 100, 30);
   const out = formatForAgent('retry', response(page, { offset: 10, candidates: 45 }), { chunkText: text });
   assert.match(out.text, /^Results 11–20 for "retry" in 10 files \(45 candidates matched\); offset 20 for the next\.\n/);
-  assert.match(out.text, /\n\[11\] 10-39 handler10 · chunk 110 · lines 1\/30\n15: {3}const x = retry\(10\);/);
+  assert.match(out.text, /\n\[11\] 10-39 handler10 · chunk 110\n15: {3}const x = retry\(10\);.*\n\n/);
+  assert.equal(printedLines({ shown: out.shown.slice(0, 1) }), 1, 'result 11 prints its best line');
   assert.doesNotMatch(out.text, /\[1\] /);
   const first = formatForAgent('retry', response(page, { candidates: 45 }), { chunkText: text });
-  assert.match(first.text, /^\[1\] 10-39 handler10 · chunk 110 · lines (\d+)\/30/m);
-  assert.ok(Number(/^\[1\] .* lines (\d+)\/30/m.exec(first.text)![1]) > 1, 'the same result first on the first page gets its lines');
+  assert.match(first.text, /^\[1\] 10-39 handler10 · chunk 110\n/m);
+  assert.ok(printedLines({ shown: first.shown.slice(0, 1) }) > 1, 'the same result first on the first page gets its lines');
   const last = formatForAgent('retry', response(page.slice(0, 5), { offset: 40, candidates: 45 }), { chunkText: text });
   assert.match(last.text, /^Results 41–45 for "retry" in 5 files\.\n/, 'no next offset when nothing is left');
   const past = formatForAgent('retry', response([], { offset: 50, candidates: 45 }));
@@ -101,14 +102,29 @@ test('a fuzzy correction is named in the answer', () => {
   assert.match(out.text, /Corrected: "rety" → "retry"/);
 });
 
-test('each result gives its line range, title, chunk id and printed/total lines under its file, then the matched line', () => {
+test('each result gives its line range, title and chunk id under its file, then the matched line; the trailer counts the lines left out', () => {
   const out = formatForAgent('retry', response([result(0)]), { chunkText: () => chunkText(0) });
-  assert.match(out.text, /\nsrc\/module-0\.ts\n\[1\] 10-39 handler0 · chunk 100 · lines (\d+)\/30\n/);
+  assert.match(out.text, /\nsrc\/module-0\.ts\n\[1\] 10-39 handler0 · chunk 100\n/);
   assert.match(out.text, /^15: {3}const x = retry\(0\);/m, 'the matching line (chunk line 6 = file line 15) is printed with its file line number');
   assert.ok(out.shown[0]!.printed.some(([a, b]) => a <= 15 && b >= 15));
-  const printed = Number(/lines (\d+)\/30/.exec(out.text)![1]);
-  assert.equal(printed, out.text.split('\n').filter((l) => /^\d+:/.test(l)).length, 'the count is the lines printed');
+  const printed = printedLines(out);
+  assert.equal(printed, out.text.split('\n').filter((l) => /^\d+:/.test(l)).length, 'what `shown` says was printed is what the text holds');
+  assert.ok(printed < 30);
   assert.match(out.text, new RegExp(`\\[${30 - printed} lines of these chunks not printed`), 'the trailer says exactly how many lines were left out');
+});
+
+test("a result's title leaves out what its file's path already says", () => {
+  const titled = (title: string, kind: SearchResult['kind'], file = 'lib/rules/eqeqeq.js') => ({ ...result(0), path: file, title, kind });
+  const head = (r: SearchResult) => /^\[1\] .*$/m.exec(formatForAgent('retry', response([r])).text)![0];
+  assert.equal(head(titled('eqeqeq.js (top level)', 'code')), '[1] 10-39 (top level) · chunk 100');
+  assert.equal(head(titled('eqeqeq.js', 'code')), '[1] 10-39 · chunk 100', 'a file chunked whole is its path');
+  assert.equal(head(titled('notes.txt: Retry once a minute (part 2)', 'prose', 'docs/notes.txt')), '[1] 10-39 Retry once a minute (part 2) · chunk 100');
+  assert.equal(
+    head(titled('semver(1) -- The semantic versioner for npm > Functions > Ranges', 'prose', 'README.md')),
+    '[1] 10-39 Functions > Ranges · chunk 100',
+    "a document's own title is left to its path, the section and its parent are kept",
+  );
+  assert.equal(head(titled('Linter > verify > applyFixes', 'code')), '[1] 10-39 Linter > verify > applyFixes · chunk 100', 'a symbol keeps its whole path');
 });
 
 test('without chunk text the one-line snippet stands in for the excerpt', () => {
@@ -166,7 +182,7 @@ test('matched lines close together are printed once, in one run', () => {
 test('a small chunk is printed whole when that costs little more than its excerpt', () => {
   const lines = ['function tiny() {', '  const a = 1;', '  return retry(a);', '}'];
   const out = formatForAgent('retry', response([result(0, 4)]), { chunkText: () => lines.join('\n') });
-  assert.match(out.text, / · lines 4\/4\n10: function tiny\(\) \{\n11: {3}const a = 1;\n12: {3}return retry\(a\);\n13: \}\n/);
+  assert.match(out.text, / · chunk \d+\n10: function tiny\(\) \{\n11: {3}const a = 1;\n12: {3}return retry\(a\);\n13: \}\n/);
   assert.doesNotMatch(out.text, /not printed/);
 });
 
@@ -216,7 +232,7 @@ test('a small chunk none of whose lines holds a query word (found by its path) i
   };
   const out = formatForAgent('eqeqeq smart', response([found]), { chunkText: () => header.join('\n') });
   assert.deepEqual(out.shown[0]!.printed, [], 'no line of it printed');
-  assert.match(out.text, / · lines 0\/6\n\/\*\* \* @fileoverview Rule to flag/, 'its one-line snippet says what it is');
+  assert.match(out.text, / · chunk \d+\n\/\*\* \* @fileoverview Rule to flag/, 'its one-line snippet says what it is');
   assert.doesNotMatch(out.text, /astUtils/);
 });
 
@@ -283,7 +299,7 @@ test('below the third result a first page prints a best line only when it holds 
   const first = formatForAgent('retry backoff jitter', response(results), { chunkText: texts });
   assert.equal(printedAt(first, 3), 1, 'the third prints its best line, however weak');
   assert.equal(printedAt(first, 4), 0, 'the fourth, whose best line holds one word of three, prints none');
-  assert.match(first.text, /^\[4\] 10-69 handler3 · chunk 103 · lines 0\/60\n\n/m, 'but says where it is, and not even its snippet');
+  assert.match(first.text, /^\[4\] 10-69 handler3 · chunk 103\n\n/m, 'but says where it is, and not even its snippet');
   assert.equal(printedAt(first, 5), 1, 'the fifth prints its line, which holds two of the three');
   assert.match(first.text, /^15: {3}const x = retryWithBackoff\(4\);/m);
   assert.equal(printedAt(first, 6), 0);
@@ -298,12 +314,10 @@ test('every budget from the minimum up is respected, and the counts of printed a
     const out = formatForAgent('retry ordinary', response(results, { candidates: 30 }), { budgetBytes: budget, chunkText: (id) => chunkText(id - 100, 50) });
     assert.ok(out.bytes <= budget, `budget ${budget}: ${out.bytes}`);
     assert.equal(out.shown.length + out.omitted, 12);
-    let unprinted = 0;
-    for (const shown of out.shown) {
-      const count = shown.printed.reduce((sum, [a, b]) => sum + b - a + 1, 0);
-      assert.ok(out.text.includes(`· chunk ${shown.chunkId} · lines ${count}/50\n`), `budget ${budget}: chunk ${shown.chunkId} says ${count}/50`);
-      unprinted += 50 - count;
-    }
+    for (const shown of out.shown) assert.ok(out.text.includes(`· chunk ${shown.chunkId}\n`), `budget ${budget}: chunk ${shown.chunkId} is named`);
+    const printed = printedLines(out);
+    assert.equal(out.text.split('\n').filter((l) => /^\d+:/.test(l)).length, printed, `budget ${budget}: the lines printed are the lines counted`);
+    const unprinted = 50 * out.shown.length - printed;
     if (unprinted > 0) assert.ok(out.text.includes(`[${unprinted} lines of these chunks not printed`), `budget ${budget}`);
     if (out.omitted > 0) assert.ok(out.text.includes(`Truncated: ${out.omitted} more of 12 results left out`), `budget ${budget}`);
   }
@@ -315,7 +329,7 @@ test('the CLI prints with --agent what the MCP search tool answers, within --bud
   const db = path.join(root, 'index.db');
   execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
   const text = execFileSync(process.execPath, [CLI, 'search', 'retry policy', '--db', db, '--agent', '--budget', '600'], { encoding: 'utf8' });
-  assert.match(text, /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n\[1\] 1-3 retryPolicy · chunk \d+ · lines 3\/3\n1: export function retryPolicy/);
+  assert.match(text, /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n\[1\] 1-3 retryPolicy · chunk \d+\n1: export function retryPolicy/);
   assert.ok(Buffer.byteLength(text) <= 600, 'the budget holds');
   const bad = spawnSync(process.execPath, [CLI, 'search', 'retry', '--db', db, '--agent', '--budget', '10'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
@@ -337,7 +351,7 @@ test('a result that stands for copies of its text says where they are, at a term
   assert.match(human, /^ {4}same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 1 more$/m);
   assert.match(human, /^ *2 {2}workspaces\.md/m, 'the other answer takes the next place');
   const agent = execFileSync(process.execPath, [CLI, 'search', 'configured workspaces', '--db', db, '--agent'], { encoding: 'utf8' });
-  assert.match(agent, /^\[1\] 1-3 Workspaces · chunk \d+ · lines 3\/3\n\(same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 2 more\)\n/m);
+  assert.match(agent, /^\[1\] 1-3 Workspaces · chunk \d+\n\(same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 2 more\)\n/m);
   assert.match(agent, /^2 results for "configured workspaces" in 2 files/);
 });
 

@@ -107,7 +107,7 @@ test('a range larger than the budget is cut at a whole line and says where to go
 
 test('read_chunk cuts a long chunk at a whole line and says which line read_range goes on from', async () => {
   const found = await call('search', { query: 'line60', limit: 1 });
-  const [, start, end, id] = /\n\[1\] (\d+)-(\d+) .* · chunk (\d+) ·/.exec(found.text)!;
+  const [, start, end, id] = /\n\[1\] (\d+)-(\d+) .* · chunk (\d+)\n/.exec(found.text)!;
   const chunk = await call('read_chunk', { id: Number(id), budget_bytes: 1024 });
   assert.equal(chunk.isError, false);
   assert.ok(Buffer.byteLength(chunk.text) <= 1024, `${Buffer.byteLength(chunk.text)} bytes`);
