@@ -18,7 +18,7 @@
 
 import { copiesNote, describeAsText, partialNote } from './describe.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
-import type { SearchResponse, SearchResult } from './types.ts';
+import type { ChunkKind, SearchResponse, SearchResult } from './types.ts';
 
 /** Printed lines longer than this (characters) are cut: minified lines would eat the budget. */
 const MAX_LINE_CHARS = 160;
@@ -271,7 +271,7 @@ function resultBlock(
   room: number,
   options: AgentOutputOptions,
 ): Block | undefined {
-  const title = shownTitle(result);
+  const title = oneLine(titleUnderPath(result.path, result.title, result.kind), MAX_TITLE_CHARS);
   const head =
     `[${rank}] ${result.startLine}-${result.endLine}${title ? ` ${title}` : ''} · chunk ${result.chunkId}\n` +
     (result.copies ? `(${copiesNote(result.copies, COPIES_LISTED)})\n` : '') +
@@ -295,17 +295,16 @@ function resultBlock(
 }
 
 /**
- * The result's title as its header prints it, under the file's path: without the file's name the
- * path already gives (`eqeqeq.js (top level)` → `(top level)`), and a document's heading path cut
- * to its last HEADINGS_SHOWN headings, the document's own title being the path's business.
+ * A chunk's title as an agent's answer prints it, under its file's path: without the file's name
+ * the path already gives (`eqeqeq.js (top level)` → `(top level)`), and a document's heading path
+ * cut to its last HEADINGS_SHOWN headings, the document's own title being the path's business.
  */
-function shownTitle(result: SearchResult): string {
-  const name = result.path.slice(result.path.lastIndexOf('/') + 1);
-  let title = result.title;
-  if (title === name) title = '';
-  else if (title.startsWith(`${name} (`) || title.startsWith(`${name}: `)) title = title.slice(name.length + (title[name.length] === ':' ? 2 : 1));
-  else if (result.kind === 'prose') title = title.split(' > ').slice(-HEADINGS_SHOWN).join(' > ');
-  return oneLine(title, MAX_TITLE_CHARS);
+export function titleUnderPath(path: string, title: string, kind: ChunkKind): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (title === name) return '';
+  if (title.startsWith(`${name} (`)) return title.slice(name.length + 1);
+  if (title.startsWith(`${name}: `)) return title.slice(name.length + 2);
+  return kind === 'prose' ? title.split(' > ').slice(-HEADINGS_SHOWN).join(' > ') : title;
 }
 
 function printedCount(shown: ShownResult): number {

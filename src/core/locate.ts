@@ -6,7 +6,7 @@
 //   locate(keeper: IndexKeeper, text: string, options?: { limit?: number }): Promise<LocateAnswer>
 //
 //   LocateAnswer = { files: LocatedFile[]; clues: Array<{ kind; text }>; elapsedMs }
-//   LocatedFile  = { path; score; why: string[]; chunks: Array<{ chunkId; title; startLine; endLine }> }
+//   LocatedFile  = { path; score; why: string[]; chunks: Array<{ chunkId; title; kind; startLine; endLine }> }
 //
 // `files` holds at most `limit` files (default DEFAULT_LOCATE_LIMIT), best first; `path` is
 // relative to the keeper's root; `why` has one short phrase per piece of evidence ("stack frame
@@ -45,14 +45,15 @@ import { isStopword } from './search/terms.ts';
 import { quote } from './store/store.ts';
 import type { StoredChunk } from './store/store.ts';
 import { extractClues, type Extracted, type Frame, type SymbolMention } from './clues.ts';
+import type { ChunkKind } from './types.ts';
 
 export interface LocatedFile {
   path: string;
   score: number;
   /** Why the file is here, for people and agents: one short phrase each, e.g. 'stack frame src/a.py:123', 'defines Foo.bar', 'quotes "connection reset" verbatim', 'search: 3 chunks'. */
   why: string[];
-  /** The best chunks in it: symbol title and 1-based line range. */
-  chunks: Array<{ chunkId: number; title: string; startLine: number; endLine: number }>;
+  /** The best chunks in it: symbol title, kind and 1-based line range. */
+  chunks: Array<{ chunkId: number; title: string; kind: ChunkKind; startLine: number; endLine: number }>;
 }
 
 export interface LocateAnswer {
@@ -408,7 +409,7 @@ function bestChunks(evidence: readonly Evidence[]): LocatedFile['chunks'] {
   for (const { chunk } of byStrength(evidence)) {
     if (!chunk || seen.has(chunk.id)) continue;
     seen.add(chunk.id);
-    chunks.push({ chunkId: chunk.id, title: chunk.title, startLine: chunk.startLine, endLine: chunk.endLine });
+    chunks.push({ chunkId: chunk.id, title: chunk.title, kind: chunk.kind, startLine: chunk.startLine, endLine: chunk.endLine });
     if (chunks.length === MAX_CHUNKS_PER_FILE) break;
   }
   return chunks;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatForAgent, signatureLines } from '../../src/core/agent-output.ts';
+import { formatLocateForAgent } from '../../src/core/locate-output.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from '../../src/core/options.ts';
 import type { SearchResponse, SearchResult } from '../../src/core/types.ts';
 import { tempDir } from './helpers/store.ts';
@@ -125,6 +126,17 @@ test("a result's title leaves out what its file's path already says", () => {
     "a document's own title is left to its path, the section and its parent are kept",
   );
   assert.equal(head(titled('Linter > verify > applyFixes', 'code')), '[1] 10-39 Linter > verify > applyFixes · chunk 100', 'a symbol keeps its whole path');
+
+  const chunks = [
+    { chunkId: 7, title: 'eqeqeq.js (top level)', kind: 'code' as const, startLine: 1, endLine: 12 },
+    { chunkId: 8, title: 'eqeqeq.js', kind: 'code' as const, startLine: 1, endLine: 40 },
+  ];
+  const located = formatLocateForAgent({ files: [{ path: 'lib/rules/eqeqeq.js', score: 1, why: ['search: 2 chunks'], chunks }], clues: [], elapsedMs: 1 });
+  assert.match(
+    located.text,
+    /^1\. lib\/rules\/eqeqeq\.js .*\n {3}1-12 \(top level\) · chunk 7\n {3}1-40 · chunk 8\n/m,
+    'locate prints the titles as a search does',
+  );
 });
 
 test('without chunk text the one-line snippet stands in for the excerpt', () => {
