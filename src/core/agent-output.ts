@@ -23,8 +23,12 @@ import type { ChunkKind, SearchResponse, SearchResult } from './types.ts';
 /** Printed lines longer than this (characters) are cut: minified lines would eat the budget. */
 const MAX_LINE_CHARS = 160;
 const MAX_TITLE_CHARS = 100;
-/** A document's headings printed in a result's title: the section and the one it sits in. */
-const HEADINGS_SHOWN = 2;
+/**
+ * A document's section is titled by its heading, and by the heading it sits in when both fit in
+ * this many characters: an outer heading is context (`Functions > Ranges`) until it is a long
+ * document title (`Benchmarks: Fused Search against context-mode's ContentStore, … > Agent answers`).
+ */
+const MAX_HEADINGS_CHARS = 60;
 /**
  * Most lines printed for the result at each rank (the last entry for every rank below): the first
  * result gets room for a whole function, the second for its statement, the others for their best
@@ -296,15 +300,18 @@ function resultBlock(
 
 /**
  * A chunk's title as an agent's answer prints it, under its file's path: without the file's name
- * the path already gives (`eqeqeq.js (top level)` → `(top level)`), and a document's heading path
- * cut to its last HEADINGS_SHOWN headings, the document's own title being the path's business.
+ * the path already gives (`eqeqeq.js (top level)` → `(top level)`), and of a document's heading
+ * path the section's heading, with the one it sits in when short (MAX_HEADINGS_CHARS).
  */
 export function titleUnderPath(path: string, title: string, kind: ChunkKind): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (title === name) return '';
   if (title.startsWith(`${name} (`)) return title.slice(name.length + 1);
   if (title.startsWith(`${name}: `)) return title.slice(name.length + 2);
-  return kind === 'prose' ? title.split(' > ').slice(-HEADINGS_SHOWN).join(' > ') : title;
+  if (kind !== 'prose') return title;
+  const [parent, section] = title.split(' > ').slice(-2);
+  if (section === undefined) return parent!;
+  return parent!.length + section.length + 3 <= MAX_HEADINGS_CHARS ? `${parent} > ${section}` : section;
 }
 
 function printedCount(shown: ShownResult): number {

@@ -125,6 +125,13 @@ test("a result's title leaves out what its file's path already says", () => {
     '[1] 10-39 Functions > Ranges · chunk 100',
     "a document's own title is left to its path, the section and its parent are kept",
   );
+  assert.equal(
+    head(
+      titled("Benchmarks: Fused Search against context-mode's ContentStore, plain FTS5 and ripgrep > Agent answers (part 2)", 'prose', 'docs/benchmarks.md'),
+    ),
+    '[1] 10-39 Agent answers (part 2) · chunk 100',
+    'a long outer heading is left out rather than the section cut',
+  );
   assert.equal(head(titled('Linter > verify > applyFixes', 'code')), '[1] 10-39 Linter > verify > applyFixes · chunk 100', 'a symbol keeps its whole path');
 
   const chunks = [
