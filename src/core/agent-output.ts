@@ -93,6 +93,16 @@ const SMALL_CHUNK_LINES = 20;
 const MOSTLY_PRINTED_SHARE = 2 / 3;
 /** A whole chunk is printed instead of its excerpt when it costs at most this many bytes more. */
 const WHOLE_CHUNK_SLACK_BYTES = 160;
+/**
+ * A code line ending in an operator, an opening bracket or a line continuation goes on below; the
+ * `/` of a comment's closing `*\/` does not. Commas are left out: a line ending in one is an item of
+ * a list, finished as it stands, unless an unclosed bracket says otherwise.
+ */
+const LEFT_OPEN = /(?:[=([+\-*?\\]|(?<!\*)\/|&&|\|\||=>)\s*$/;
+/** A one-line string literal, whose brackets and operators are text, not code. */
+const QUOTED = /(["'`])(?:\\.|(?!\1).)*\1/g;
+/** The best line of a result is printed with at most this many lines that finish its expression. */
+const MAX_CONTINUATION_LINES = 3;
 /** A signature spans at most this many lines (a parameter list broken over lines). */
 const MAX_SIGNATURE_LINES = 4;
 /** The marker printed where a result's printed lines skip some. */
@@ -328,10 +338,10 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
   const chosen = new Set<number>();
   let used = 0;
   const costOf = (picked: Set<number>) => bytes(renderRuns(lines, result.startLine, picked).text);
-  const tryAdd = (indices: number[]): boolean => {
+  const tryAdd = (indices: number[], limit = maxLines): boolean => {
     const fresh = indices.filter((i) => i >= 0 && i < lines.length && !chosen.has(i) && lines[i]!.trim() !== '');
     if (fresh.length === 0) return true;
-    if (chosen.size + fresh.length > maxLines) return false;
+    if (chosen.size + fresh.length > limit) return false;
     const next = new Set([...chosen, ...fresh]);
     const nextCost = costOf(next);
     if (nextCost > budget) return false;
@@ -348,10 +358,15 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
     .map((score, i) => ({ score, i }))
     .filter((h) => h.score > 0 && h.score >= best * HIT_SHARE)
     .sort((a, b) => b.score - a.score || a.i - b.i);
-  // The best line first, so that even a tight budget prints what matched; then the signature that
-  // says where it is, then the other matches in order of strength, each with its statement when
-  // that is short and fits, else with the context around it.
-  if (hits.length > 0) tryAdd([hits[0]!.i]);
+  // The best line first, so that even a tight budget prints what matched, with the lines that
+  // finish its expression even past a one-line allowance (`const tooManyWarnings =` says nothing
+  // alone); then the signature that says where it is, then the other matches in order of
+  // strength, each with its statement when that is short and fits, else with the context around it.
+  if (hits.length > 0) {
+    const best = hits[0]!.i;
+    const rest = result.kind === 'code' ? continuation(lines, best) : [];
+    if (!tryAdd([best, ...rest], Math.max(maxLines, 1 + rest.length))) tryAdd([best]);
+  }
   if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines));
   for (const hit of hits) {
     if (!tryAdd([hit.i])) continue;
@@ -463,6 +478,29 @@ function statementAround(lines: readonly string[], at: number): number[] | undef
   let first = best[0];
   while (first > 0 && COMMENT_LINE.test(lines[first - 1]!)) first--;
   return Array.from({ length: best[1] - first + 1 }, (_, k) => first + k);
+}
+
+/**
+ * The lines that finish the expression `at` leaves open (`const tooManyWarnings =`, `if (a &&`,
+ * `log.error(`, a macro line ending in `\`), or none when it is finished or takes more than
+ * MAX_CONTINUATION_LINES to finish; none for a comment. Strings and line comments are blanked
+ * first, so a `(` in a message or an `=` in a comment does not count.
+ */
+function continuation(lines: readonly string[], at: number): number[] {
+  if (COMMENT_LINE.test(lines[at]!)) return [];
+  const out: number[] = [];
+  let depth = 0;
+  for (let i = at; i < lines.length; i++) {
+    const code = lines[i]!.replace(QUOTED, '""').replace(/\/\/.*$/, '');
+    for (const ch of code) {
+      if (ch === '(' || ch === '[') depth++;
+      else if (ch === ')' || ch === ']') depth--;
+    }
+    if (i > at) out.push(i);
+    if (depth <= 0 && !LEFT_OPEN.test(code)) return out;
+    if (out.length === MAX_CONTINUATION_LINES) return [];
+  }
+  return [];
 }
 
 /**

@@ -308,6 +308,27 @@ test('a small chunk far down the results is printed whole when it costs little m
   );
 });
 
+test('a best line that leaves its expression open is printed with the lines that finish it, even on a one-line allowance', () => {
+  const body = (lines: string[]) => ['function check(options, counts) {', ...lines, ...Array.from({ length: 20 }, (_, n) => `  step${n}(options);`), '}'];
+  const texts = [
+    body(['  const tooManyWarnings =', '    options.maxWarnings >= 0 &&', '    counts.warningCount > options.maxWarnings;']),
+    body(['  reportTooManyWarnings(', '    options.maxWarnings,', '    counts,', '  );']),
+    body(['  const limit = options.maxWarnings ?? "(none"; // too many warnings (']),
+    body(['  const tooManyWarnings =', '    a &&', '    b &&', '    c &&', '    options.maxWarnings;']),
+    body(['  // too many warnings: (', '  const x = 1;']),
+  ].map((lines) => lines.join('\n'));
+  const results = texts.map((text, i) => ({ ...result(i, text.split('\n').length), score: 1 }));
+  const out = formatForAgent('too many warnings', response(results, { offset: 10 }), { chunkText: (id) => texts[id - 100] });
+  const printed = (i: number) => out.shown[i]!.printed;
+  // Each chunk starts at file line 10; its first body line is line 11.
+  assert.deepEqual(printed(0), [[11, 13]], 'a declaration ending in `=` is printed down to its end');
+  assert.deepEqual(printed(1), [[11, 14]], 'a call opened on its line is printed through its closing bracket');
+  assert.match(out.text, /^11: {3}const tooManyWarnings =\n12: {5}options\.maxWarnings >= 0 &&\n13: {5}counts\.warningCount > options\.maxWarnings;\n/m);
+  assert.deepEqual(printed(2), [[11, 11]], 'brackets in a string or a comment leave nothing open');
+  assert.deepEqual(printed(3), [[11, 11]], 'an expression that takes more than three more lines is left at its line');
+  assert.deepEqual(printed(4), [[11, 11]], 'a comment is not continued');
+});
+
 test('below the third result a first page prints a best line only when it holds much of the query, and a later page prints each', () => {
   // retry, backoff and jitter weigh about 1.7, 2.3 and 2: `retry` alone is 28% of the query, `retryWithBackoff` 67%.
   const words = ['retry', 'retry', 'retry', 'retry', 'retryWithBackoff', 'retry'];
