@@ -34,6 +34,8 @@
 //   scores over the search's best, halved for each further chunk, so one file with many weak hits
 //   never outweighs a file the best chunk is in. It orders the files nothing above points at, and
 //   breaks ties among those it does.
+// - A test file (`test-files.ts`) counts half its evidence (TEST_FILE_FACTOR), and says so: the
+//   fix an issue asks for is in the code, and a test names the behaviour in the issue's words.
 //
 // Within a file, the pieces of evidence of one kind add up with diminishing returns (the best in
 // full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
@@ -45,6 +47,7 @@ import { isStopword } from './search/terms.ts';
 import { quote } from './store/store.ts';
 import type { StoredChunk } from './store/store.ts';
 import { extractClues, type Extracted, type Frame, type SymbolMention } from './clues.ts';
+import { isTestFile } from './test-files.ts';
 import type { ChunkKind } from './types.ts';
 
 export interface LocatedFile {
@@ -102,6 +105,13 @@ const SEARCH_SYMBOLS = 8;
 const SEARCH_ERRORS = 4;
 const SEARCH_RESULTS = 40;
 const WHY_PER_KIND = 3;
+/**
+ * A test file's score is its evidence's times this: a test describes the behaviour it checks in the
+ * issue's own words and so matches the issue as well as the code does, but the fix is in the code.
+ * A test still comes first when the evidence for it is twice as strong (the only frames of a trace).
+ */
+const TEST_FILE_FACTOR = 0.5;
+const TEST_FILE_WHY = 'a test file: counts half';
 
 type EvidenceKind = 'frame' | 'path' | 'message' | 'symbol' | 'error' | 'search';
 /** The order `why` lists evidence in: the kinds that decide most first. */
@@ -367,11 +377,17 @@ class Board {
   }
 
   ranked(limit: number): LocatedFile[] {
-    const scored = [...this.files].map(([path, evidence]) => ({ path, evidence, score: score(evidence) }));
+    const scored = [...this.files].map(([path, evidence]) => {
+      const test = isTestFile(path);
+      return { path, evidence, test, score: score(evidence) * (test ? TEST_FILE_FACTOR : 1) };
+    });
     scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-    return scored
-      .slice(0, limit)
-      .map(({ path, evidence, score }) => ({ path, score: Number(score.toFixed(3)), why: whyOf(evidence), chunks: bestChunks(evidence) }));
+    return scored.slice(0, limit).map(({ path, evidence, test, score }) => ({
+      path,
+      score: Number(score.toFixed(3)),
+      why: test ? [...whyOf(evidence), TEST_FILE_WHY] : whyOf(evidence),
+      chunks: bestChunks(evidence),
+    }));
   }
 }
 

@@ -103,6 +103,15 @@ test('many frames in one file weigh less than one frame and the message it raise
   assert.ok(paths(answer).indexOf('web/src/router.js') > 0);
 });
 
+test('an issue a test describes in its own words points at the code first, and at the test as a test', async () => {
+  // test_snapshot.py's name and comment hold every word of the issue; snapshot.py holds some, in
+  // identifiers (`SnapshotStore`, `rebuild`, `.broken`). The fix is in the code.
+  const answer = await locate(keeper, 'A truncated snapshot file should be moved aside and the snapshot rebuilt, but loading it crashes.');
+  assert.deepEqual(paths(answer).slice(0, 2), ['app/store/snapshot.py', 'tests/test_snapshot.py']);
+  assert.equal(answer.files[1]!.why.at(-1), 'a test file: counts half');
+  assert.ok(!answer.files[0]!.why.includes('a test file: counts half'));
+});
+
 test('a file named in prose, without a folder or a line, is found by its name', async () => {
   const ambiguous = await locate(keeper, 'crash in main.go? no, in models.py line 3 maybe');
   assert.ok(ambiguous.files.some((f) => f.why.includes('names app/payments/models.py')));
