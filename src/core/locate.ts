@@ -34,8 +34,10 @@
 //   scores over the search's best, halved for each further chunk, so one file with many weak hits
 //   never outweighs a file the best chunk is in. It orders the files nothing above points at, and
 //   breaks ties among those it does.
-// - A test file (`test-files.ts`) counts half its evidence (TEST_FILE_FACTOR), and says so: the
-//   fix an issue asks for is in the code, and a test names the behaviour in the issue's words.
+// - A test, a file about the project (`.github/`, CONTRIBUTING) or a lockfile counts half its
+//   evidence (ROLE_FACTOR, `file-roles.ts`), and says so: the fix an issue asks for is in the code,
+//   and these match an issue's words as well as the code does (a test names the behaviour, an
+//   issue template holds the issue's headings).
 //
 // Within a file, the pieces of evidence of one kind add up with diminishing returns (the best in
 // full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
@@ -47,7 +49,7 @@ import { isStopword } from './search/terms.ts';
 import { quote } from './store/store.ts';
 import type { StoredChunk } from './store/store.ts';
 import { extractClues, type Extracted, type Frame, type SymbolMention } from './clues.ts';
-import { isTestFile } from './test-files.ts';
+import { fileRole, type FileRole } from './file-roles.ts';
 import type { ChunkKind } from './types.ts';
 
 export interface LocatedFile {
@@ -106,12 +108,17 @@ const SEARCH_ERRORS = 4;
 const SEARCH_RESULTS = 40;
 const WHY_PER_KIND = 3;
 /**
- * A test file's score is its evidence's times this: a test describes the behaviour it checks in the
- * issue's own words and so matches the issue as well as the code does, but the fix is in the code.
- * A test still comes first when the evidence for it is twice as strong (the only frames of a trace).
+ * The score of a test, a file about the project or a lockfile (`file-roles.ts`) is its evidence's
+ * times this: such a file matches an issue's words as well as the code does, but the fix is in the
+ * code. It still comes first when the evidence for it is twice as strong (a trace whose only frames
+ * are in a test).
  */
-const TEST_FILE_FACTOR = 0.5;
-const TEST_FILE_WHY = 'a test file: counts half';
+const ROLE_FACTOR = 0.5;
+const ROLE_WHY: Record<FileRole, string> = {
+  test: 'a test file: counts half',
+  project: 'about the project, not its code: counts half',
+  lockfile: 'a lockfile: counts half',
+};
 
 type EvidenceKind = 'frame' | 'path' | 'message' | 'symbol' | 'error' | 'search';
 /** The order `why` lists evidence in: the kinds that decide most first. */
@@ -378,14 +385,14 @@ class Board {
 
   ranked(limit: number): LocatedFile[] {
     const scored = [...this.files].map(([path, evidence]) => {
-      const test = isTestFile(path);
-      return { path, evidence, test, score: score(evidence) * (test ? TEST_FILE_FACTOR : 1) };
+      const role = fileRole(path);
+      return { path, evidence, role, score: score(evidence) * (role ? ROLE_FACTOR : 1) };
     });
     scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-    return scored.slice(0, limit).map(({ path, evidence, test, score }) => ({
+    return scored.slice(0, limit).map(({ path, evidence, role, score }) => ({
       path,
       score: Number(score.toFixed(3)),
-      why: test ? [...whyOf(evidence), TEST_FILE_WHY] : whyOf(evidence),
+      why: role ? [...whyOf(evidence), ROLE_WHY[role]] : whyOf(evidence),
       chunks: bestChunks(evidence),
     }));
   }

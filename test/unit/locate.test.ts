@@ -112,6 +112,16 @@ test('an issue a test describes in its own words points at the code first, and a
   assert.ok(!answer.files[0]!.why.includes('a test file: counts half'));
 });
 
+test("an issue written under its template's headings points at the code, not at the template", async () => {
+  // bug_report.md holds the headings and their rare words (describe, reproduce, behavior);
+  // gateway.py holds what the issue is about (refund, client).
+  const issue =
+    '**Describe the bug**\nA refund is never posted.\n\n**Steps to reproduce**\nCharge an invoice, then refund the charge.\n\n**Expected behavior**\nThe refund is posted to the payment client.';
+  const answer = await locate(keeper, issue);
+  assert.deepEqual(paths(answer).slice(0, 2), ['app/payments/gateway.py', '.github/ISSUE_TEMPLATE/bug_report.md']);
+  assert.equal(answer.files[1]!.why.at(-1), 'about the project, not its code: counts half');
+});
+
 test('a file named in prose, without a folder or a line, is found by its name', async () => {
   const ambiguous = await locate(keeper, 'crash in main.go? no, in models.py line 3 maybe');
   assert.ok(ambiguous.files.some((f) => f.why.includes('names app/payments/models.py')));

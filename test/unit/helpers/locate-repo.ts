@@ -90,6 +90,20 @@ def test_truncated_snapshot_is_moved_aside_and_rebuilt(tmp_path):
     SnapshotStore().load(snapshot)
     assert (tmp_path / "snapshot.bin.broken").exists()
 `,
+  '.github/ISSUE_TEMPLATE/bug_report.md': `---
+name: Bug report
+about: Report something that is broken
+---
+
+**Describe the bug**
+A clear and concise description of what the bug is.
+
+**Steps to reproduce**
+Steps to reproduce the behavior.
+
+**Expected behavior**
+What you expected to happen instead.
+`,
   'tests/test_gateway.py': `from app.payments.gateway import PaymentGateway
 
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTestFile } from '../../src/core/test-files.ts';
+import { fileRole } from '../../src/core/file-roles.ts';
 
 test('test files are told by the names test tools give them, in every language', () => {
   for (const path of [
@@ -20,11 +20,27 @@ test('test files are told by the names test tools give them, in every language',
     'tests/Unit/ModelTestCase.php',
     'test\\fixtures\\config.json',
   ]) {
-    assert.ok(isTestFile(path), `${path} is a test file`);
+    assert.equal(fileRole(path), 'test', path);
   }
 });
 
-test('code and documents whose names only mention tests are not test files', () => {
+test('files about the project and lockfiles are told apart from its code', () => {
+  for (const path of [
+    '.github/ISSUE_TEMPLATE/bug_report.md',
+    '.github/workflows/ci.yml',
+    '.circleci/config.yml',
+    'CONTRIBUTING.md',
+    'docs/CODE_OF_CONDUCT.md',
+    'SECURITY.md',
+  ]) {
+    assert.equal(fileRole(path), 'project', path);
+  }
+  for (const path of ['package-lock.json', 'web/yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'go.sum', 'Gemfile.lock', 'composer.lock', 'poetry.lock']) {
+    assert.equal(fileRole(path), 'lockfile', path);
+  }
+});
+
+test('code and documents whose names only mention tests, projects or locks have no role', () => {
   for (const path of [
     'src/core/store.ts',
     'docs/content/commands/npm-test.md',
@@ -34,7 +50,13 @@ test('code and documents whose names only mention tests are not test files', () 
     'src/contest.py',
     'cmd/attest/main.go',
     'src/main/java/com/acme/Latest.java',
+    'README.md',
+    'CHANGELOG.md',
+    'docs/contributing-guide.md',
+    'src/security.ts',
+    'src/lock.rs',
+    'lib/github/client.js',
   ]) {
-    assert.ok(!isTestFile(path), `${path} is not a test file`);
+    assert.equal(fileRole(path), undefined, path);
   }
 });

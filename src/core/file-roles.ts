@@ -1,0 +1,46 @@
+// What a file is for, where its path says it is not the code a fix goes in: a test, a file about
+// the project rather than its code (issue templates, workflows, a code of conduct), a lockfile. A
+// test describes the behaviour it checks in the words an issue uses (`test('a corrupt index is
+// moved aside and rebuilt')`, `def test_rebuilds_corrupt_index`); an issue template holds the
+// headings the issue was written under ("Describe the bug", "Steps to reproduce"); a lockfile
+// names every dependency an issue may mention. Each matches an issue's words as well as the code
+// does, often better.
+
+export type FileRole = 'test' | 'project' | 'lockfile';
+
+/** Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`, Go's `testdata/`, Jest's `__tests__/`. */
+const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__)[\\/]/i;
+
+/**
+ * Test files by name: `*.test.ts` and `*.spec.js` (JavaScript), `*_test.go`, `test_*.py`,
+ * `*_test.py` and `conftest.py`, `*_spec.rb`, `*_test.cc` and `*_unittest.cc`, and a class named
+ * for what it tests (`ParserTest.java`, `ArrayTests.cs`, `ModelTestCase.php`, `RouterSpec.groovy`).
+ * Not `npm-test.md` or `ci-test.js`: a hyphen names commands and topics as often as tests.
+ */
+const TEST_FILE = new RegExp(
+  [
+    String.raw`\.(?:test|spec)\.[^\\/]+$`,
+    String.raw`_(?:test|spec|unittest)\.[^\\/.]+$`,
+    String.raw`(?:^|[\\/])test_[^\\/]+\.py$`,
+    String.raw`(?:^|[\\/])conftest\.py$`,
+    String.raw`[a-z0-9](?:Test|Tests|TestCase|Spec)\.(?:java|kt|kts|scala|groovy|cs|php|swift)$`,
+  ].join('|'),
+);
+
+/** How the project is run: its forge's and CI's folders, and the documents every project keeps beside its code. */
+const PROJECT_FOLDER = /(?:^|[\\/])\.(?:github|gitlab|circleci)[\\/]/;
+/** In capitals, as projects name them: `security.ts` is code. */
+const PROJECT_FILE =
+  /(?:^|[\\/])(?:CODE_OF_CONDUCT|CONTRIBUTING|SECURITY|SUPPORT|GOVERNANCE|ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)(?:\.(?:md|markdown|txt|rst|adoc))?$/;
+
+/** The dependency records package managers write. */
+const LOCKFILE =
+  /(?:^|[\\/])(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|composer\.lock|go\.sum|poetry\.lock|Pipfile\.lock|uv\.lock|Podfile\.lock|mix\.lock|pubspec\.lock|packages\.lock\.json|flake\.lock)$/;
+
+/** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */
+export function fileRole(relPath: string): FileRole | undefined {
+  if (TEST_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';
+  if (PROJECT_FOLDER.test(relPath) || PROJECT_FILE.test(relPath)) return 'project';
+  if (LOCKFILE.test(relPath)) return 'lockfile';
+  return undefined;
+}
