@@ -95,10 +95,11 @@ const MOSTLY_PRINTED_SHARE = 2 / 3;
 const WHOLE_CHUNK_SLACK_BYTES = 160;
 /**
  * A code line ending in an operator, an opening bracket or a line continuation goes on below; the
- * `/` of a comment's closing `*\/` does not. Commas are left out: a line ending in one is an item of
- * a list, finished as it stands, unless an unclosed bracket says otherwise.
+ * `/` of a comment's closing `*\/` and the `++` or `--` of a statement without a semicolon do not.
+ * Commas are left out: a line ending in one is an item of a list, finished as it stands, unless an
+ * unclosed bracket says otherwise.
  */
-const LEFT_OPEN = /(?:[=([+\-*?\\]|(?<!\*)\/|&&|\|\||=>)\s*$/;
+const LEFT_OPEN = /(?:[=([*?\\]|(?<!\+)\+|(?<!-)-|(?<!\*)\/|&&|\|\||=>)\s*$/;
 /** A one-line string literal, whose brackets and operators are text, not code. */
 const QUOTED = /(["'`])(?:\\.|(?!\1).)*\1/g;
 /** The best line of a result is printed with at most this many lines that finish its expression. */

@@ -316,6 +316,7 @@ test('a best line that leaves its expression open is printed with the lines that
     body(['  const limit = options.maxWarnings ?? "(none"; // too many warnings (']),
     body(['  const tooManyWarnings =', '    a &&', '    b &&', '    c &&', '    options.maxWarnings;']),
     body(['  // too many warnings: (', '  const x = 1;']),
+    body(['  tooManyWarnings++', '  next(options)']),
   ].map((lines) => lines.join('\n'));
   const results = texts.map((text, i) => ({ ...result(i, text.split('\n').length), score: 1 }));
   const out = formatForAgent('too many warnings', response(results, { offset: 10 }), { chunkText: (id) => texts[id - 100] });
@@ -327,6 +328,7 @@ test('a best line that leaves its expression open is printed with the lines that
   assert.deepEqual(printed(2), [[11, 11]], 'brackets in a string or a comment leave nothing open');
   assert.deepEqual(printed(3), [[11, 11]], 'an expression that takes more than three more lines is left at its line');
   assert.deepEqual(printed(4), [[11, 11]], 'a comment is not continued');
+  assert.deepEqual(printed(5), [[11, 11]], 'nor is a statement ending in `++` without a semicolon');
 });
 
 test('below the third result a first page prints a best line only when it holds much of the query, and a later page prints each', () => {
