@@ -104,8 +104,8 @@ test('many frames in one file weigh less than one frame and the message it raise
 });
 
 test('an issue a test describes in its own words points at the code first, and at the test as a test', async () => {
-  // test_snapshot.py's name and comment hold every word of the issue; snapshot.py holds some, in
-  // identifiers (`SnapshotStore`, `rebuild`, `.broken`). The fix is in the code.
+  // test_snapshot.py's name and comment say what the issue says, twice over; snapshot.py's
+  // docstring says it once. At full weight the test would come first; the fix is in the code.
   const answer = await locate(keeper, 'A truncated snapshot file should be moved aside and the snapshot rebuilt, but loading it crashes.');
   assert.deepEqual(paths(answer).slice(0, 2), ['app/store/snapshot.py', 'tests/test_snapshot.py']);
   assert.equal(answer.files[1]!.why.at(-1), 'a test file: counts half');
