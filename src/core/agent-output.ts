@@ -16,6 +16,7 @@
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
 // for the whole truth. The budget counts UTF-8 bytes of the whole text, notices included.
 
+import { baseName } from './chunk/lines.ts';
 import { copiesNote, describeAsText, partialNote } from './describe.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 import type { ChunkKind, SearchResponse, SearchResult } from './types.ts';
@@ -315,7 +316,7 @@ function resultBlock(
  * path the section's heading, with the one it sits in when short (MAX_HEADINGS_CHARS).
  */
 export function titleUnderPath(path: string, title: string, kind: ChunkKind): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
+  const name = baseName(path);
   if (title === name) return '';
   if (title.startsWith(`${name} (`)) return title.slice(name.length + 1);
   if (title.startsWith(`${name}: `)) return title.slice(name.length + 2);
@@ -641,7 +642,8 @@ function holds(lower: string, term: string): boolean {
   return false;
 }
 
-function oneLine(text: string, maxChars: number): string {
+/** The text on one line, cut with `…` past `maxChars` characters. */
+export function oneLine(text: string, maxChars: number): string {
   const flat = text.replace(/[\r\n]+/g, ' ').trimEnd();
   return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
 }
