@@ -166,7 +166,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   // Reserve room for the longest the header and trailer can read, whatever number of results fits,
   // then fill the rest with results.
   let headerReserve = 0;
-  for (let shown = 0; shown <= n; shown++) headerReserve = Math.max(headerReserve, bytes(header(query, response, n, shown, files)));
+  for (let shown = 0; shown <= n; shown++) headerReserve = Math.max(headerReserve, bytes(header(response, n, shown, files)));
   const reserve = headerReserve + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
   let room = budget - reserve;
   // A later page's results keep the allowance of their ranks below the first page.
@@ -195,8 +195,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   }
   const omitted = n - blocks.length;
   const unprinted = blocks.reduce((sum, b) => sum + b.shown.endLine - b.shown.startLine + 1 - printedCount(b.shown), 0);
-  const text =
-    header(query, response, n, blocks.length, files) + corrections + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
+  const text = header(response, n, blocks.length, files) + corrections + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
   // The reserve makes this unreachable; kept so the promise holds even if the notices change.
   const safe = bytes(text) <= budget ? text : cutToBytes(text, budget);
   return { text: safe, bytes: bytes(safe), shown: blocks.map((b) => b.shown), omitted };
@@ -222,10 +221,12 @@ function fileLine(path: string): string {
   return `\n${path}\n`;
 }
 
-/** The answer's first line, for `total` results of which the first `shown` fit the budget. */
-function header(query: string, response: AgentAnswer, total: number, shown: number, files: number): string {
-  const quoted = `"${oneLine(query, 200)}"`;
-  if (total === 0) return response.offset > 0 ? `No results for ${quoted} after the first ${response.offset}.\n` : `No results for ${quoted}.\n`;
+/**
+ * The answer's first line, for `total` results of which the first `shown` fit the budget. It does
+ * not repeat the query: the answer comes back attached to the call that asked it.
+ */
+function header(response: AgentAnswer, total: number, shown: number, files: number): string {
+  if (total === 0) return response.offset > 0 ? `No results after the first ${response.offset}.\n` : 'No results.\n';
   const first = response.offset + 1;
   const which = response.offset === 0 ? `${total} result${total === 1 ? '' : 's'}` : total === 1 ? `Result ${first}` : `Results ${first}–${first + total - 1}`;
   const where = ` in ${files} file${files === 1 ? '' : 's'}`;
@@ -234,7 +235,7 @@ function header(query: string, response: AgentAnswer, total: number, shown: numb
   // The next page starts at the first result not printed, whether the limit or the budget stopped
   // there; the trailer counts what the budget left out.
   const next = shown > 0 && (beyond || shown < total) ? `; offset ${response.offset + shown} for the next` : '';
-  return `${which} for ${quoted}${where}${counted}${next}.\n`;
+  return `${which}${where}${counted}${next}.\n`;
 }
 
 function correctionLine(response: AgentAnswer): string {

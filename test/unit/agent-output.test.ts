@@ -70,7 +70,7 @@ test('a truncated answer says how many results were left out and why', () => {
   const out = formatForAgent('retry', response(results, { candidates: 45 }), { budgetBytes: 1024, chunkText: (id) => chunkText(id - 100, 60) });
   assert.ok(out.omitted > 0);
   assert.match(out.text, new RegExp(`Truncated: ${out.omitted} more of 20 results left out to stay within 1024 bytes`));
-  assert.match(out.text, /^20 results for "retry" in 20 files \(45 candidates matched\); offset (\d+) for the next\./);
+  assert.match(out.text, /^20 results in 20 files \(45 candidates matched\); offset (\d+) for the next\./);
   assert.equal(Number(/offset (\d+) for the next/.exec(out.text)![1]), 20 - out.omitted, 'the next page starts at the first result left out');
 });
 
@@ -78,7 +78,7 @@ test('a later page numbers its results from the offset, gives them a best line a
   const page = Array.from({ length: 10 }, (_, i) => result(10 + i, 30));
   const text = (id: number) => chunkText(id - 100, 30);
   const out = formatForAgent('retry', response(page, { offset: 10, candidates: 45 }), { chunkText: text });
-  assert.match(out.text, /^Results 11–20 for "retry" in 10 files \(45 candidates matched\); offset 20 for the next\.\n/);
+  assert.match(out.text, /^Results 11–20 in 10 files \(45 candidates matched\); offset 20 for the next\.\n/);
   assert.match(out.text, /\n\[11\] 10-39 handler10 · chunk 110\n15: {3}const x = retry\(10\);.*\n\n/);
   assert.equal(printedLines({ shown: out.shown.slice(0, 1) }), 1, 'result 11 prints its best line');
   assert.doesNotMatch(out.text, /\[1\] /);
@@ -86,16 +86,16 @@ test('a later page numbers its results from the offset, gives them a best line a
   assert.match(first.text, /^\[1\] 10-39 handler10 · chunk 110\n/m);
   assert.ok(printedLines({ shown: first.shown.slice(0, 1) }) > 1, 'the same result first on the first page gets its lines');
   const last = formatForAgent('retry', response(page.slice(0, 5), { offset: 40, candidates: 45 }), { chunkText: text });
-  assert.match(last.text, /^Results 41–45 for "retry" in 5 files\.\n/, 'no next offset when nothing is left');
+  assert.match(last.text, /^Results 41–45 in 5 files\.\n/, 'no next offset when nothing is left');
   const past = formatForAgent('retry', response([], { offset: 50, candidates: 45 }));
-  assert.equal(past.text, 'No results for "retry" after the first 50.\n');
+  assert.equal(past.text, 'No results after the first 50.\n');
 });
 
 test('an answer that fits says nothing about truncation', () => {
   const out = formatForAgent('retry', response([result(0, 5), result(1, 5)]), { chunkText: (id) => chunkText(id - 100, 5) });
   assert.equal(out.omitted, 0);
   assert.doesNotMatch(out.text, /Truncated/);
-  assert.match(out.text, /^2 results for "retry" in 2 files\.\n/);
+  assert.match(out.text, /^2 results in 2 files\.\n/);
 });
 
 test('a fuzzy correction is named in the answer', () => {
@@ -154,7 +154,7 @@ test('without chunk text the one-line snippet stands in for the excerpt', () => 
 
 test('no results is said plainly', () => {
   const out = formatForAgent('nothing', response([]));
-  assert.equal(out.text, 'No results for "nothing".\n');
+  assert.equal(out.text, 'No results.\n');
 });
 
 test('the budget is shared: a long first chunk does not crowd out every other result', () => {
@@ -371,7 +371,7 @@ test('the CLI prints with --agent what the MCP search tool answers, within --bud
   const db = path.join(root, 'index.db');
   execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
   const text = execFileSync(process.execPath, [CLI, 'search', 'retry policy', '--db', db, '--agent', '--budget', '600'], { encoding: 'utf8' });
-  assert.match(text, /^1 result for "retry policy" in 1 file\.\n\nretry\.ts\n\[1\] 1-3 retryPolicy · chunk \d+\n1: export function retryPolicy/);
+  assert.match(text, /^1 result in 1 file\.\n\nretry\.ts\n\[1\] 1-3 retryPolicy · chunk \d+\n1: export function retryPolicy/);
   assert.ok(Buffer.byteLength(text) <= 600, 'the budget holds');
   const bad = spawnSync(process.execPath, [CLI, 'search', 'retry', '--db', db, '--agent', '--budget', '10'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
@@ -394,7 +394,7 @@ test('a result that stands for copies of its text says where they are, at a term
   assert.match(human, /^ *2 {2}workspaces\.md/m, 'the other answer takes the next place');
   const agent = execFileSync(process.execPath, [CLI, 'search', 'configured workspaces', '--db', db, '--agent'], { encoding: 'utf8' });
   assert.match(agent, /^\[1\] 1-3 Workspaces · chunk \d+\n\(same text also at docs\/npm-\w+\.md:1-3, docs\/npm-\w+\.md:1-3 and 2 more\)\n/m);
-  assert.match(agent, /^2 results for "configured workspaces" in 2 files/);
+  assert.match(agent, /^2 results in 2 files/);
 });
 
 test('the copies line counts against the budget like any header', () => {

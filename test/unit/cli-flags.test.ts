@@ -58,7 +58,7 @@ test('--offset skips that many results, numbered from there, and is bounded as t
     .split('\n')
     .filter((line) => /^ ?\d+ {2}/.test(line));
   assert.deepEqual(third, [all[2]], 'the third result, numbered 3');
-  assert.match(search('--agent', '--limit', '1', '--offset', '1'), /^Result 2 for "zebrafinch" in 1 file \(3 candidates matched\); offset 2 for the next\.\n/);
+  assert.match(search('--agent', '--limit', '1', '--offset', '1'), /^Result 2 in 1 file \(3 candidates matched\); offset 2 for the next\.\n/);
 });
 
 test("--path '!GLOB' leaves out the results under it, and keeps the others", () => {
