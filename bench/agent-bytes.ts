@@ -2,10 +2,14 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [--repo npm|eslint|kernel]... [--limit N] [--budget BYTES] [--answers DIR]
-//   (default: all three repositories — the global npm CLI package, node_modules/eslint and the Linux
-//   kernel's kernel/ folder, held out — at the tool's default limit 10 and budget 8 KB; --answers
-//   writes each answer's text to DIR/<repo>-<n>.txt, to read what the agent got)
+//   npx node bench/agent-bytes.ts [--repo npm|eslint|eslint-tests|kernel]... [--limit N] [--budget BYTES]
+//                                 [--answers DIR] [--mirrors DIR]
+//   (default: every tree — the global npm CLI package, node_modules/eslint, the same with the tests
+//   of ESLint's repository beside it (bench/lib/eslint-with-tests.ts; skipped unless the search tool's
+//   fetch brought eslint/eslint under --mirrors, default /work/.mirror or FUSED_MIRROR_DIR) and the
+//   Linux kernel's kernel/ folder, held out — at the tool's default limit 10 and budget 8 KB; the last
+//   two are reported apart from the total; --answers writes each answer's text to
+//   DIR/<repo>-<n>.txt, to read what the agent got)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
 // when the answer legitimately lives in more than one place; any one of them counts). The ranges
@@ -30,6 +34,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
+import { eslintWithTests } from './lib/eslint-with-tests.ts';
 import { linuxTree } from './lib/linux-tree.ts';
 
 interface Question {
@@ -398,11 +403,14 @@ function parseAnswer(text: string): Printed[] {
 
 interface Repo {
   name: string;
-  /** Called only when the repository is measured: the kernel's tree is unpacked on first use. */
-  root: () => string;
+  /**
+   * Called only when the repository is measured: the kernel's tree is unpacked on first use.
+   * Undefined when the tree cannot be had here (a snapshot not fetched), with the reason.
+   */
+  root: () => string | { missing: string };
   questions: Question[];
-  /** Reported apart from the total of the questions the rules were tuned on. */
-  heldOut?: boolean;
+  /** Reported apart from the total of the questions the rules were tuned on, with this label. */
+  apart?: string;
   /** The version the answers' line ranges belong to; another version's lines may have moved. */
   locatedIn: string;
   versionAt: (root: string) => string;
@@ -546,7 +554,13 @@ function totalRow(label: string, t: Totals): string[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { limit: { type: 'string' }, budget: { type: 'string' }, repo: { type: 'string', multiple: true }, answers: { type: 'string' } },
+    options: {
+      limit: { type: 'string' },
+      budget: { type: 'string' },
+      repo: { type: 'string', multiple: true },
+      answers: { type: 'string' },
+      mirrors: { type: 'string', default: process.env.FUSED_MIRROR_DIR ?? '/work/.mirror' },
+    },
   });
   if (values.answers) fs.mkdirSync(values.answers, { recursive: true });
   const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
@@ -560,10 +574,23 @@ async function main(): Promise<void> {
     },
     { name: 'eslint', root: () => path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS, locatedIn: '10.15.0', versionAt: packageVersion },
     {
+      name: 'eslint-tests',
+      root: () => {
+        const tree = eslintWithTests(path.resolve('node_modules/eslint'), values.mirrors);
+        if (!tree) return { missing: `no snapshot of eslint/eslint under ${values.mirrors} (the search tool's fetch brings it)` };
+        process.stdout.write(`eslint-tests: the tests of ESLint ${tree.testsVersion}\n`);
+        return tree.root;
+      },
+      questions: ESLINT_QUESTIONS,
+      apart: 'with its tests',
+      locatedIn: '10.15.0',
+      versionAt: packageVersion,
+    },
+    {
       name: 'kernel',
       root: () => path.join(linuxTree(), 'kernel'),
       questions: KERNEL_QUESTIONS,
-      heldOut: true,
+      apart: 'held out',
       locatedIn: '6.1.192',
       versionAt: kernelVersion,
     },
@@ -574,13 +601,18 @@ async function main(): Promise<void> {
   const all: Totals = { ...NO_TOTALS };
   const pages: string[][] = [['repository', 'next page (offset) B', 'twice the page (limit) B', 'not in the first page', 'in the next']];
   const totals: string[][] = [];
-  const heldOut: string[][] = [];
+  const apart: string[][] = [];
   for (const repo of repos) {
-    const t = await measure(repo, repo.root(), extra, rows, values.answers);
+    const root = repo.root();
+    if (typeof root !== 'string') {
+      process.stdout.write(`${repo.name}: skipped, ${root.missing}\n`);
+      continue;
+    }
+    const t = await measure(repo, root, extra, rows, values.answers);
     separators.add(rows.length - 1);
     pages.push([repo.name, String(t.nextPageBytes), String(t.doubledPageBytes), String(t.notLocated), String(t.locatedNext)]);
-    if (repo.heldOut) {
-      heldOut.push(totalRow(`${repo.name} (held out)`, t));
+    if (repo.apart) {
+      apart.push(totalRow(`${repo.name} (${repo.apart})`, t));
       continue;
     }
     totals.push(totalRow(repo.name, t));
@@ -588,7 +620,7 @@ async function main(): Promise<void> {
   }
   rows.push(...totals);
   if (totals.length > 1) rows.push(totalRow('total', all));
-  rows.push(...heldOut);
+  rows.push(...apart);
   process.stdout.write('\n');
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const numeric = new Set([2, 3, 4, 5, 6, 7]);
