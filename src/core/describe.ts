@@ -21,7 +21,7 @@ const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigr
 
 /**
  * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
- * proximity rerank's factor with its components, lexical factor and rank before → after, and
+ * proximity rerank's factor with its components, lexical factor, a test's factor and rank before → after, and
  * the corrections — each part that applies to this result, in that order.
  */
 export function describe(result: Pick<SearchResult, 'score' | 'explain'>): DescribedLine[] {
@@ -50,10 +50,11 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
     const p = e.proximity;
     const components = `title ${p.titleBoost.toFixed(2)}, span ${p.span === null ? '—' : `${p.span} chars`}, in-order pairs ${p.phrasePairs}`;
     const lexical = `lexical match ${(p.lexical * 100).toFixed(0)}% (×${Math.sqrt(p.lexical).toFixed(2)})`;
+    const test = p.testFactor === undefined ? '' : ` · a test file (×${p.testFactor.toFixed(2)})`;
     lines.push({
       topic: 'proximity',
       label: 'Proximity',
-      text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical} · rank ${p.fusedRank} → ${p.finalRank}`,
+      text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical}${test} · rank ${p.fusedRank} → ${p.finalRank}`,
     });
   }
   if (e.fuzzy && e.fuzzy.corrections.length > 0) {

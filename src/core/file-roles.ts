@@ -1,10 +1,11 @@
-// What a file is for, where its path says it is not the code a fix goes in: a test, a file about
-// the project rather than its code (issue templates, workflows, a code of conduct), a lockfile. A
-// test describes the behaviour it checks in the words an issue uses (`test('a corrupt index is
-// moved aside and rebuilt')`, `def test_rebuilds_corrupt_index`); an issue template holds the
-// headings the issue was written under ("Describe the bug", "Steps to reproduce"); a lockfile
-// names every dependency an issue may mention. Each matches an issue's words as well as the code
-// does, often better.
+// What a file is for, where its path says it is not the code a question or a fix is about: a
+// test, a file about the project rather than its code (issue templates, workflows, a code of
+// conduct), a lockfile. A test describes the behaviour it checks in the words an issue or a
+// question uses (`test('a corrupt index is moved aside and rebuilt')`, `def
+// test_rebuilds_corrupt_index`); an issue template holds the headings the issue was written under
+// ("Describe the bug", "Steps to reproduce"); a lockfile names every dependency an issue may
+// mention. Each matches an issue's words as well as the code does, often better. `locate` counts
+// all three at half weight; search counts tests less (src/core/search/rerank.ts).
 
 export type FileRole = 'test' | 'project' | 'lockfile';
 

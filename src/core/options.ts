@@ -151,6 +151,8 @@ export const SEARCH_OPTION_SCHEMAS = {
       semantic: z.boolean().default(true),
       /** Chunks of the same text as one result with its `copies`; off for `locate`, which ranks each copy's file on its own. */
       copies: z.boolean().default(true),
+      /** A test counts less than code unless the query asks about tests; off for `locate`, which weighs a file's role itself. */
+      tests: z.boolean().default(true),
     })
     .prefault({})
     .describe('Turn single stages off, for ablations and for the UI\'s "why" views.'),
@@ -338,6 +340,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
       feedback: validOrDefault(stages.feedback, input.stages?.feedback),
       semantic: validOrDefault(stages.semantic, input.stages?.semantic),
       copies: validOrDefault(stages.copies, input.stages?.copies),
+      tests: validOrDefault(stages.tests, input.stages?.tests),
     },
     filters: input.filters ?? {},
   };

@@ -91,6 +91,8 @@ export interface ProximityExplanation {
    * over the best cosine. The rerank multiplies by its square root.
    */
   lexical: number;
+  /** Set on a test when the query does not ask about tests: the factor its score was multiplied by. */
+  testFactor?: number;
   /** 1-based rank after fusion, before the rerank. */
   fusedRank: number;
   /** 1-based rank after the rerank. */

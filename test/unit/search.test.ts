@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { search } from '../../src/core/search/pipeline.ts';
 import type { SearchResult } from '../../src/core/types.ts';
 import type { IndexStore } from '../../src/core/store/store.ts';
+import { describeAsText } from '../../src/core/describe.ts';
 import { contextFor, storeWith } from './helpers/store.ts';
 
 const filler = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word} ipsum dolor ${i}`).join(' ');
@@ -559,4 +560,32 @@ test('pages of a search neither repeat nor skip a result: each is the slice of o
   assert.deepEqual(past.results, []);
   assert.equal(past.candidates, 40, 'and how many matched, so the caller knows why the page is empty');
   context.store.close();
+});
+
+test('a test counts less than the code it tests, unless the query asks about tests', () => {
+  // The test says what the rule does in the question's words, as tests do; the code says it once.
+  const store = storeWith({
+    'lib/rules/radix.js': [
+      { title: 'checkArguments', text: "// parseInt without a radix: report the missing radix\nif (args.length === 1) report(node, 'missingRadix')" },
+    ],
+    'tests/lib/rules/radix.js': [
+      {
+        title: 'radix',
+        text: "// reports a missing radix: parseInt without a radix argument\ninvalid: [{ code: 'parseInt(\"10\")', errors: ['missingRadix'] }]",
+      },
+    ],
+  });
+  const context = contextFor(store);
+  const about = search(context, 'parseInt missing radix');
+  assert.deepEqual(
+    about.results.map((r) => r.path),
+    ['lib/rules/radix.js', 'tests/lib/rules/radix.js'],
+  );
+  assert.equal(about.results[1]!.explain.proximity!.testFactor, 0.7);
+  assert.match(describeAsText(about.results[1]!).join('\n'), /a test file \(×0\.70\)/);
+  assert.equal(about.results[0]!.explain.proximity!.testFactor, undefined);
+  const tests = search(context, 'tests for parseInt missing radix');
+  assert.equal(tests.results[0]?.path, 'tests/lib/rules/radix.js', 'asked about tests, the test is not counted less');
+  assert.equal(tests.results[0].explain.proximity!.testFactor, undefined);
+  store.close();
 });
