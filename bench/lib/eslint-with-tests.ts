@@ -25,7 +25,8 @@ export function eslintWithTests(packageRoot: string, mirrors: string): TreeWithT
   const git = (args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const testsVersion = (JSON.parse(git(['show', 'HEAD:package.json'])) as { version: string }).version;
   const root = path.resolve('.cache/eslint-with-tests');
-  const marker = path.join(root, '.built');
+  // Beside the tree, not in it, where it would be indexed.
+  const marker = `${root}.built`;
   const packageVersion = (JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   // Rebuilt when either side changes: another installed ESLint, another snapshot.
   const built = `${packageVersion} ${git(['rev-parse', 'HEAD']).trim()}`;
