@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite, test } from 'mocha';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
@@ -74,6 +74,41 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
       assert.match((await copies.getAttribute('title')) ?? '', /^same text also at pasted-\w\.md:1-3, pasted-\w\.md:1-3$/);
     } finally {
       for (const file of pages) rmSync(file, { force: true });
+    }
+  });
+
+  test("the panel ranks a test below the code it tests, and the test's explanation says why", async () => {
+    const { page, openPanel } = workbench();
+    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const code = path.join(notes, 'quokka-ledger.ts');
+    const tests = path.join(notes, 'tests');
+    // Both say the same thing in the same words, as a test and its code do.
+    writeFileSync(
+      code,
+      "// Rounds a quokka ledger's balance to whole cents.\nexport function roundLedger(balance: number): number {\n  return Math.round(balance * 100) / 100;\n}\n",
+    );
+    mkdirSync(tests, { recursive: true });
+    writeFileSync(
+      path.join(tests, 'quokka-ledger.test.ts'),
+      "import { roundLedger } from '../quokka-ledger';\n\ntest('rounds a quokka ledger balance to whole cents', () => {\n  expect(roundLedger(1.005)).toBe(1.01);\n});\n",
+    );
+    try {
+      const view = await openPanel();
+      const query = view.locator('#query input');
+      await query.waitFor();
+      const testRow = view.locator('.result', { hasText: "test('rounds a quokka ledger" });
+      // The files reach the index a moment after they are written: search again until both have.
+      for (let attempt = 0; (await testRow.count()) === 0 || (await view.locator('.result', { hasText: 'roundLedger' }).count()) === 0; attempt++) {
+        assert.ok(attempt < 40, 'the code and its test never both showed');
+        await query.fill(attempt % 2 === 0 ? 'quokka ledger balance whole cents' : 'rounds quokka ledger balance to whole cents');
+        await page.waitForTimeout(500);
+      }
+      assert.match(await view.locator('.result .title').first().innerText(), /^roundLedger$/, 'the code comes first');
+      await testRow.locator('button.toggle').click();
+      assert.match(await testRow.locator('.explain').innerText(), /a test file \(×0\.70\)/);
+    } finally {
+      rmSync(code, { force: true });
+      rmSync(tests, { recursive: true, force: true });
     }
   });
 
