@@ -101,8 +101,12 @@ const WHOLE_CHUNK_SLACK_BYTES = 160;
  * unclosed bracket says otherwise.
  */
 const LEFT_OPEN = /(?:[=([*?\\]|(?<!\+)\+|(?<!-)-|(?<!\*)\/|&&|\|\||=>)\s*$/;
-/** A one-line string literal, whose brackets and operators are text, not code. */
-const QUOTED = /(["'`])(?:\\.|(?!\1).)*\1/g;
+/**
+ * A one-line string literal, whose brackets and operators are text, not code. A backslash is taken
+ * only as an escape: were it also an ordinary character, a run of them in a string left open would
+ * be tried every way it can be split, which took minutes on a line of escaped JSON.
+ */
+const QUOTED = /(["'`])(?:\\.|(?!\1)[^\\])*\1/g;
 /** The best line of a result is printed with at most this many lines that finish its expression. */
 const MAX_CONTINUATION_LINES = 3;
 /** A signature spans at most this many lines (a parameter list broken over lines). */
@@ -494,6 +498,8 @@ function continuation(lines: readonly string[], at: number): number[] {
   const out: number[] = [];
   let depth = 0;
   for (let i = at; i < lines.length; i++) {
+    // A line longer than is printed is cut with `…` (minified code, data): no expression to finish.
+    if (lines[i]!.length > MAX_LINE_CHARS) return [];
     const code = lines[i]!.replace(QUOTED, '""').replace(/\/\/.*$/, '');
     for (const ch of code) {
       if (ch === '(' || ch === '[') depth++;

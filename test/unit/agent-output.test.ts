@@ -331,6 +331,34 @@ test('a best line that leaves its expression open is printed with the lines that
   assert.deepEqual(printed(5), [[11, 11]], 'nor is a statement ending in `++` without a semicolon');
 });
 
+test('a search whose best line holds a string left open, escapes in it, is answered at once', () => {
+  // The expression that blanked strings took hours on such a line (twice as long with every two
+  // escapes): a folder of JSON fixtures held enough of them that search never answered. A child
+  // process, so that the old hang fails the test instead of stalling the suite.
+  const root = tempDir('fused-open-string-');
+  const db = path.join(root, 'index.db');
+  const filler = Array.from({ length: 24 }, (_, n) => `  step${n}(fixture)`).join('\n');
+  fs.writeFileSync(path.join(root, 'fixtures.js'), `function loadFixture(fixture) {\n  const tooManyWarnings = parse("${'\\n'.repeat(48)}\n${filler}\n}\n`);
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+  const answer = spawnSync(process.execPath, [CLI, 'search', 'too many warnings', '--db', db, '--agent'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(answer.error, undefined, 'answered within 30 s');
+  assert.match(answer.stdout, /^2: {3}const tooManyWarnings = parse\("(\\n)+$/m);
+});
+
+test('a best line longer than is printed is not continued: it is cut with `…`', () => {
+  const body = [
+    'function load(fixture) {',
+    `  const tooManyWarnings = [${'"warning", '.repeat(20)}`,
+    '    "last"];',
+    ...Array.from({ length: 20 }, (_, n) => `  step${n}(fixture);`),
+    '}',
+  ];
+  const text = body.join('\n');
+  const out = formatForAgent('too many warnings', response([{ ...result(0, body.length), score: 1 }], { offset: 10 }), { chunkText: () => text });
+  assert.deepEqual(out.shown[0]!.printed, [[11, 11]]);
+  assert.match(out.text, /^11: {3}const tooManyWarnings = \["warning", .*…$/m);
+});
+
 test('below the third result a first page prints a best line only when it holds much of the query, and a later page prints each', () => {
   // retry, backoff and jitter weigh about 1.7, 2.3 and 2: `retry` alone is 28% of the query, `retryWithBackoff` 67%.
   const words = ['retry', 'retry', 'retry', 'retry', 'retryWithBackoff', 'retry'];
