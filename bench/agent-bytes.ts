@@ -2,14 +2,14 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [--repo npm|eslint|eslint-tests|kernel]... [--limit N] [--budget BYTES]
-//                                 [--answers DIR] [--mirrors DIR]
-//   (default: every tree — the global npm CLI package, node_modules/eslint, the same with the tests
-//   of ESLint's repository beside it (bench/lib/eslint-with-tests.ts; skipped unless the search tool's
-//   fetch brought eslint/eslint under --mirrors, default /work/.mirror or FUSED_MIRROR_DIR) and the
-//   Linux kernel's kernel/ folder, held out — at the tool's default limit 10 and budget 8 KB; the last
-//   two are reported apart from the total; --answers writes each answer's text to
-//   DIR/<repo>-<n>.txt, to read what the agent got)
+//   npx node bench/agent-bytes.ts [--repo npm|eslint|npm-tests|eslint-tests|kernel]... [--limit N]
+//                                 [--budget BYTES] [--answers DIR] [--mirrors DIR]
+//   (default: every tree — the global npm CLI package and node_modules/eslint; the same two with
+//   the tests of their repositories beside them (bench/lib/with-tests.ts; each skipped unless the
+//   search tool's fetch brought npm/cli or eslint/eslint under --mirrors, default /work/.mirror or
+//   FUSED_MIRROR_DIR); and the Linux kernel's kernel/ folder, held out — at the tool's default limit
+//   10 and budget 8 KB. The trees with tests and the kernel are reported apart from the total.
+//   --answers writes each answer's text to DIR/<repo>-<n>.txt, to read what the agent got)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
 // when the answer legitimately lives in more than one place; any one of them counts). The ranges
@@ -34,7 +34,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
-import { eslintWithTests } from './lib/eslint-with-tests.ts';
+import { ESLINT_TESTS, npmTests, packageWithTests } from './lib/with-tests.ts';
 import { linuxTree } from './lib/linux-tree.ts';
 
 interface Question {
@@ -564,23 +564,33 @@ async function main(): Promise<void> {
   });
   if (values.answers) fs.mkdirSync(values.answers, { recursive: true });
   const extra = { ...(values.limit ? { limit: Number(values.limit) } : {}), ...(values.budget ? { budget_bytes: Number(values.budget) } : {}) };
+  const npmRoot = () => path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm');
+  const withTests = (name: string, packageRoot: string, repo: string, placements: Parameters<typeof packageWithTests>[4]) => {
+    const tree = packageWithTests(name, packageRoot, values.mirrors, repo, placements);
+    if (!tree) return { missing: `no snapshot of ${repo} under ${values.mirrors} (the search tool's fetch brings it)` };
+    process.stdout.write(`${name}: the tests of ${repo} ${tree.testsVersion}\n`);
+    return tree.root;
+  };
   const repos: Repo[] = [
     {
       name: 'npm',
-      root: () => path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm'),
+      root: npmRoot,
       questions: NPM_QUESTIONS,
       locatedIn: '11.19.1',
       versionAt: packageVersion,
     },
     { name: 'eslint', root: () => path.resolve('node_modules/eslint'), questions: ESLINT_QUESTIONS, locatedIn: '10.15.0', versionAt: packageVersion },
     {
+      name: 'npm-tests',
+      root: () => withTests('npm-with-tests', npmRoot(), 'npm/cli', npmTests),
+      questions: NPM_QUESTIONS,
+      apart: 'with its tests',
+      locatedIn: '11.19.1',
+      versionAt: packageVersion,
+    },
+    {
       name: 'eslint-tests',
-      root: () => {
-        const tree = eslintWithTests(path.resolve('node_modules/eslint'), values.mirrors);
-        if (!tree) return { missing: `no snapshot of eslint/eslint under ${values.mirrors} (the search tool's fetch brings it)` };
-        process.stdout.write(`eslint-tests: the tests of ESLint ${tree.testsVersion}\n`);
-        return tree.root;
-      },
+      root: () => withTests('eslint-with-tests', path.resolve('node_modules/eslint'), 'eslint/eslint', ESLINT_TESTS),
       questions: ESLINT_QUESTIONS,
       apart: 'with its tests',
       locatedIn: '10.15.0',
