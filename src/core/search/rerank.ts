@@ -47,6 +47,7 @@ const PROXIMITY_FULL_STRENGTH_PIECES = 4;
  * answer's lines in full 14 times, against 20 without the tests. At 0.85, 18; at 0.7, 20, as
  * without them; 0.5 printed none more, and put the code above a test the query names word for
  * word (`returns 401 without a header`, test/unit/golden-ranking.test.ts), which 0.7 keeps first.
+ * Checked afterwards on npm's package with its tests: 10 of 15 at 1, 11 (as without them) from 0.85.
  */
 const TEST_FACTOR = 0.7;
 /** Stems of the words that ask about tests themselves, where a test is what is looked for. */
