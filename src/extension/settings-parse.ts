@@ -90,6 +90,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       semanticStandout: value['semantic.standout'],
       candidateDepth: value.candidateDepth,
       rerankWindow: value.rerankWindow,
+      testWeight: value.testWeight,
       fuzzy: value.fuzzy,
     },
     embedding:

@@ -587,5 +587,7 @@ test('a test counts less than the code it tests, unless the query asks about tes
   const tests = search(context, 'tests for parseInt missing radix');
   assert.equal(tests.results[0]?.path, 'tests/lib/rules/radix.js', 'asked about tests, the test is not counted less');
   assert.equal(tests.results[0].explain.proximity!.testFactor, undefined);
+  const asCode = search(context, 'parseInt missing radix', { testWeight: 1 });
+  assert.equal(asCode.results[0]?.path, 'tests/lib/rules/radix.js', 'at a weight of 1 tests rank as code');
   store.close();
 });

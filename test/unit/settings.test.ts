@@ -87,3 +87,10 @@ test('fusedSearch.prepareThreads sets how many threads prepare files; unset, the
   assert.equal('prepareThreads' in parseSettings(source({ prepareThreads: 99 }, {}), true, (m) => warnings.push(m)).index, false);
   assert.equal(warnings.length, 1);
 });
+
+test('fusedSearch.testWeight sets the share of its score a test keeps; out of 0–1 it falls back to 0.7 with a warning', () => {
+  assert.equal(parseSettings(source({ testWeight: 1 }, {}), true, () => undefined).search.testWeight, 1);
+  const warnings: string[] = [];
+  assert.equal(parseSettings(source({ testWeight: 1.5 }, {}), true, (m) => warnings.push(m)).search.testWeight, 0.7);
+  assert.match(warnings.join('\n'), /testWeight = 1\.5 is invalid; using 0\.7/);
+});

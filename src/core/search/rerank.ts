@@ -13,8 +13,9 @@
 // relative to the best of the search, so a chunk the lexical lists clearly preferred keeps its
 // place against one that only lays the same words out a little more neatly.
 //
-// A test counts less than the code it tests, unless the query asks about tests: a question is about
-// the code more often than about its test, and the test says the same things in the same words.
+// A test counts less than the code it tests (the `testWeight` option), unless the query asks about
+// tests: a question is about the code more often than about its test, and the test says the same
+// things in the same words.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
 import { fileRole } from '../file-roles.ts';
@@ -39,17 +40,6 @@ const PHRASE_GAP = 30;
  * full-strength proximity helped short queries and hurt long ones.
  */
 const PROXIMITY_FULL_STRENGTH_PIECES = 4;
-/**
- * A test's score is multiplied by this, unless the query asks about tests (TEST_WORDS). A test
- * describes the behaviour it checks in the words a question about that behaviour uses (`describe("when
- * calculating the hashing")`), and its fixtures repeat the code's identifiers: asked of ESLint's package
- * with its repository's tests beside it, the 25 questions of bench/agent-bytes.ts got their
- * answer's lines in full 14 times, against 20 without the tests. At 0.85, 18; at 0.7, 20, as
- * without them; 0.5 printed none more, and put the code above a test the query names word for
- * word (`returns 401 without a header`, test/unit/golden-ranking.test.ts), which 0.7 keeps first.
- * Checked afterwards on npm's package with its tests: 10 of 15 at 1, 11 (as without them) from 0.85.
- */
-const TEST_FACTOR = 0.7;
 /** Stems of the words that ask about tests themselves, where a test is what is looked for. */
 const TEST_WORDS = new Set(['test', 'spec', 'fixtur', 'mock', 'unittest']);
 
@@ -80,21 +70,21 @@ export interface Reranked<T extends RerankInput> {
  * boost is at most TITLE_BOOST + SPAN_WEIGHT + PHRASE_WEIGHT, so the rerank reorders neighbours and lifts
  * strong chunks from below the cut without letting the text layout outvote the lexical evidence.
  * `pieceIdf[i]` is the importance of query piece i; every candidate gets an explanation, whose
- * ranks count from `ranksAbove` + 1 (the candidates of a window below the first). Tests count
- * TEST_FACTOR unless `testsCountLess` is false.
+ * ranks count from `ranksAbove` + 1 (the candidates of a window below the first). A test's score
+ * is multiplied by `testWeight` unless the query asks about tests (TEST_WORDS).
  */
 export function rerank<T extends RerankInput>(
   candidates: T[],
   query: QueryPieces,
   pieceIdf: readonly number[],
-  { ranksAbove = 0, testsCountLess = true }: { ranksAbove?: number; testsCountLess?: boolean } = {},
+  { ranksAbove = 0, testWeight = 1 }: { ranksAbove?: number; testWeight?: number } = {},
 ): Array<Reranked<T>> {
   const terms = query.pieces.length;
   const totalWeight = pieceIdf.reduce((sum, w) => sum + w, 0) || 1;
   const pairWeights = pieceIdf.slice(1).map((w, i) => Math.min(w, pieceIdf[i]!));
   const totalPairWeight = pairWeights.reduce((sum, w) => sum + w, 0);
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
-  const testFactor = !testsCountLess || query.stems.some((s) => TEST_WORDS.has(s)) ? 1 : TEST_FACTOR;
+  const testFactor = query.stems.some((s) => TEST_WORDS.has(s)) ? 1 : testWeight;
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
     const inTitle = new Set(findOccurrences(`${candidate.title} ${pathTitle(candidate.path)}`, query).map((o) => o.term));
