@@ -21,8 +21,8 @@ const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigr
 
 /**
  * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
- * proximity rerank's factor with its components, lexical factor, a test's factor and rank before → after, and
- * the corrections — each part that applies to this result, in that order.
+ * proximity rerank's factor with its components, lexical factor, a test's weight and rank before
+ * → after, and the corrections — each part that applies to this result, in that order.
  */
 export function describe(result: Pick<SearchResult, 'score' | 'explain'>): DescribedLine[] {
   const e = result.explain;

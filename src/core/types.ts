@@ -91,7 +91,7 @@ export interface ProximityExplanation {
    * over the best cosine. The rerank multiplies by its square root.
    */
   lexical: number;
-  /** Set on a test when the query does not ask about tests: the factor its score was multiplied by. */
+  /** Set on a test whose score was multiplied by the search's `testWeight` (the query did not ask about tests): that weight. */
   testFactor?: number;
   /** 1-based rank after fusion, before the rerank. */
   fusedRank: number;

@@ -332,9 +332,9 @@ test('a best line that leaves its expression open is printed with the lines that
 });
 
 test('a search whose best line holds a string left open, escapes in it, is answered at once', () => {
-  // The expression that blanked strings took hours on such a line (twice as long with every two
-  // escapes): a folder of JSON fixtures held enough of them that search never answered. A child
-  // process, so that the old hang fails the test instead of stalling the suite.
+  // The expression that blanked strings took minutes on such a line (twice as long with every two
+  // escapes): search over npm's JSON test fixtures did not answer. A child process, so that a hang
+  // fails the test instead of stalling the suite.
   const root = tempDir('fused-open-string-');
   const db = path.join(root, 'index.db');
   const filler = Array.from({ length: 24 }, (_, n) => `  step${n}(fixture)`).join('\n');
