@@ -122,7 +122,8 @@ export function mirrorOf(mirrors: string, repo: string): string | undefined {
   return gitDir && fs.existsSync(gitDir) ? gitDir : undefined;
 }
 
-const git = (gitDir: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) =>
+/** `git --git-dir gitDir …args`, its standard output as text. */
+export const git = (gitDir: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) =>
   execFileSync('git', ['--git-dir', gitDir, ...args], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
@@ -162,7 +163,7 @@ export function filesAt(gitDir: string, commit: string): Set<string> {
 }
 
 /**
- * Writes the tree of `commit` into `dir` through a private index file, so the snapshot's own
+ * Writes the tree of `commit` (or any tree, `HEAD:tests`) into `dir` through a private index file, so the snapshot's own
  * index, HEAD and worktree list stay untouched. `git archive` would drop `export-ignore` files,
  * which are part of the repository a developer searches. Snapshots lack files of 4 MiB and more;
  * those are left out (no engine here indexes a file over 1 MiB) and counted in the return value.

@@ -3,12 +3,11 @@
 // ships as): the agent questions on a package asked of a tree whose tests describe the same
 // behaviour in the same words. The packages ship no tests, so only such a tree shows what they do
 // to an answer. The tests come from the snapshot the search tool's `fetch` brought (a git
-// directory, read with `git archive`); nothing of them is committed here.
+// directory, written out as `locate`'s bench writes its trees); nothing of them is committed here.
 
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mirrorOf } from './swebench.ts';
+import { checkout, git, mirrorOf } from './swebench.ts';
 
 export interface TreeWithTests {
   root: string;
@@ -37,43 +36,20 @@ export function packageWithTests(
 ): TreeWithTests | undefined {
   const gitDir = mirrorOf(mirrors, repo);
   if (!gitDir) return undefined;
-  const git: Git = (args) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const inSnapshot: Git = (args) => git(gitDir, args);
   const versionOf = (json: string) => (JSON.parse(json) as { version: string }).version;
-  const testsVersion = versionOf(git(['show', 'HEAD:package.json']));
+  const testsVersion = versionOf(inSnapshot(['show', 'HEAD:package.json']));
   const root = path.resolve('.cache', name);
   // Beside the tree, not in it, where it would be indexed; rebuilt when either side changes.
   const marker = `${root}.built`;
-  const built = `${versionOf(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8'))} ${git(['rev-parse', 'HEAD']).trim()}`;
+  const built = `${versionOf(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8'))} ${inSnapshot(['rev-parse', 'HEAD']).trim()}`;
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === built) return { root, testsVersion };
   fs.rmSync(root, { recursive: true, force: true });
   fs.cpSync(packageRoot, root, { recursive: true });
-  const archive = `${root}.tar`;
-  for (const { from, to } of placements(git)) {
-    // Snapshots lack their largest files (a few registry fixtures of npm's): left out of the tree.
-    const missing = absentFiles(gitDir, from).map((file) => `:(exclude)${file}`);
-    execFileSync('git', ['--git-dir', gitDir, 'archive', '--output', archive, `--prefix=${to}/`, `HEAD:${from}`, '--', '.', ...missing]);
-    execFileSync('tar', ['-xf', archive, '-C', root]);
-  }
-  fs.rmSync(archive, { force: true });
+  // Files the snapshot lacks (a few of npm's registry fixtures, its largest) are left out.
+  for (const { from, to } of placements(inSnapshot)) checkout(gitDir, `HEAD:${from}`, path.join(root, to));
   fs.writeFileSync(marker, built);
   return { root, testsVersion };
-}
-
-/** The files under `folder` (relative to it) whose content the snapshot does not hold. */
-function absentFiles(gitDir: string, folder: string): string[] {
-  const entries = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', `HEAD:${folder}`], { encoding: 'utf8', maxBuffer: 1 << 28 })
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [meta, file] = line.split('\t') as [string, string];
-      return { sha: meta.split(' ')[2]!, file };
-    });
-  const checked = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch-check'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-    input: entries.map((e) => e.sha).join('\n'),
-  }).split('\n');
-  return entries.filter((_, i) => checked[i]?.endsWith(' missing')).map((e) => e.file);
 }
 
 /** ESLint's `tests/`, where its repository keeps it. */
