@@ -163,8 +163,8 @@ export function filesAt(gitDir: string, commit: string): Set<string> {
 }
 
 /**
- * Writes the tree of `commit` (or any tree, `HEAD:tests`) into `dir` through a private index file, so the snapshot's own
- * index, HEAD and worktree list stay untouched. `git archive` would drop `export-ignore` files,
+ * Writes the tree of `commit` (or any tree, `HEAD:tests`) into `dir` through a private index
+ * file, so the snapshot's own index, HEAD and worktree list stay untouched. `git archive` would drop `export-ignore` files,
  * which are part of the repository a developer searches. Snapshots lack files of 4 MiB and more;
  * those are left out (no engine here indexes a file over 1 MiB) and counted in the return value.
  */
