@@ -99,7 +99,8 @@ export function rerank<T extends RerankInput>(
     const pairs = inOrderPairs(occurrences, terms);
     const phrase = totalPairWeight === 0 ? 0 : PHRASE_WEIGHT * (pairs.reduce((sum, i) => sum + pairWeights[i]!, 0) / totalPairWeight);
     const boost = strength * (titleBoost + spanScore + phrase);
-    const role = fileRole(candidate.path) === 'test' ? testFactor : 1;
+    // The path is read only when a test would count less: not for `locate`, nor a query about tests.
+    const role = testFactor !== 1 && fileRole(candidate.path) === 'test' ? testFactor : 1;
     return {
       candidate,
       score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role,
