@@ -7,6 +7,9 @@ import { workbench } from '../../scripts/vscode-host/workbench.ts';
 // The workbench's own selection readout in the status bar, e.g. "Ln 9, Col 1 (812 selected)".
 const SELECTION = '[id="status.editor.selection"]';
 
+/** The fixture's second folder, `notes`, on disk: the workspace file (in the page's address) names its folders relative to itself. */
+const notesFolder = (pageUrl: string) => path.join(path.dirname(new URL(pageUrl).searchParams.get('workspace') ?? ''), 'notes');
+
 suite('searching from the quick pick, the panel and CodeLens', () => {
   test('the quick pick shows results with their stages as you type, and Enter opens the chunk selected', async () => {
     const { page, screenshot, commandPalette, waitForIndex } = workbench();
@@ -54,8 +57,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
 
   test('the panel shows a section pasted into several files once, with the count of its copies and their places on hover', async () => {
     const { page, openPanel } = workbench();
-    // The workspace file's folders are relative to it; `notes` is the fixture's second folder.
-    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const notes = notesFolder(page.url());
     const pages = ['pasted-a.md', 'pasted-b.md', 'pasted-c.md'].map((name) => path.join(notes, name));
     for (const file of pages) writeFileSync(file, '# Okapi\n\nThe okapi relay drains the queue before every deploy.\n');
     try {
@@ -79,7 +81,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
 
   test("the panel ranks a test below the code it tests, and the test's explanation says why", async () => {
     const { page, openPanel } = workbench();
-    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const notes = notesFolder(page.url());
     const code = path.join(notes, 'quokka-ledger.ts');
     const tests = path.join(notes, 'tests');
     // Both say the same thing in the same words, as a test and its code do.
@@ -114,7 +116,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
 
   test('the panel shows more results below the first page, numbered on, and CodeLens counts them', async () => {
     const { page, openPanel } = workbench();
-    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const notes = notesFolder(page.url());
     const pages = Array.from({ length: 13 }, (_, i) => path.join(notes, `paged-${i}.md`));
     pages.forEach((file, i) => writeFileSync(file, `# Paged ${i}\n\nThe wombatpaging gauge, reading ${i}.\n`));
     try {
@@ -148,7 +150,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
 
   test("the panel's path field keeps the files its globs match and leaves out those written !glob", async () => {
     const { page, openPanel } = workbench();
-    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const notes = notesFolder(page.url());
     const pages = ['quokka-kept.md', 'quokka-dropped.md'].map((name) => path.join(notes, name));
     for (const file of pages) writeFileSync(file, `# ${path.basename(file)}\n\nThe quokkafilter reading.\n`);
     const view = await openPanel();
