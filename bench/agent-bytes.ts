@@ -2,13 +2,14 @@
 // reading the files that hold the answer. Runs the real server in-process over the SDK's in-memory
 // transport, so the bytes counted are exactly what an agent would receive.
 //
-//   npx node bench/agent-bytes.ts [--repo npm|eslint|npm-tests|eslint-tests|kernel]... [--limit N]
+//   npx node bench/agent-bytes.ts [--repo npm|eslint|npm-tests|eslint-tests|kernel|python]... [--limit N]
 //                                 [--budget BYTES] [--answers DIR] [--mirrors DIR]
 //   (default: every tree — the global npm CLI package and node_modules/eslint; the same two with
 //   the tests of their repositories beside them (bench/lib/with-tests.ts; each skipped unless the
 //   search tool's fetch brought npm/cli or eslint/eslint under --mirrors, default /work/.mirror or
-//   FUSED_MIRROR_DIR); and the Linux kernel's kernel/ folder, held out — at the tool's default limit
-//   10 and budget 8 KB. The trees with tests and the kernel are reported apart from the total.
+//   FUSED_MIRROR_DIR); the Linux kernel's kernel/ folder and Debian's Python 3.11 standard library,
+//   both held out — at the tool's default limit 10 and budget 8 KB. The trees with tests and the
+//   held-out trees are reported apart from the total.
 //   --answers writes each answer's text to DIR/<repo>-<n>.txt, to read what the agent got)
 //
 // Each question was answered by hand: the file and line range where the answer is (several ranges
@@ -364,6 +365,68 @@ const KERNEL_QUESTIONS: Question[] = [
   },
 ];
 
+/**
+ * Held out as well: written on 2026-12-05 after every rule above was set, answers located by hand
+ * (reading the files, no search) before the first run. The Python 3.11 standard library as
+ * Debian's libpython3.11-stdlib installs it (/usr/lib/python3.11, 3.11.2-6+deb12u6): indentation
+ * for blocks, `def` and docstrings, where the other three trees are JavaScript and C.
+ */
+const PYTHON_QUESTIONS: Question[] = [
+  {
+    question: 'What does json.dumps do with NaN when allow_nan is False?',
+    query: 'json dumps NaN allow_nan out of range float',
+    answers: [{ path: 'json/encoder.py', start: 239, end: 242 }],
+  },
+  {
+    question: 'When does subprocess.run raise CalledProcessError?',
+    query: 'subprocess run check nonzero exit CalledProcessError',
+    answers: [{ path: 'subprocess.py', start: 570, end: 572 }],
+  },
+  {
+    question: 'How does lru_cache build its cache key?',
+    query: 'lru_cache cache key from args kwargs typed',
+    answers: [{ path: 'functools.py', start: 466, end: 477 }],
+  },
+  {
+    question: 'What does argparse say about arguments it does not recognize?',
+    query: 'argparse unrecognized arguments error',
+    answers: [
+      { path: 'argparse.py', start: 1875, end: 1877 },
+      { path: 'argparse.py', start: 2388, end: 2390 },
+    ],
+  },
+  {
+    question: 'How does a logger decide whether a level is enabled?',
+    query: 'logger level enabled check effective level disable',
+    answers: [{ path: 'logging/__init__.py', start: 1738, end: 1754 }],
+  },
+  {
+    question: 'How does textwrap.dedent find the common leading whitespace?',
+    query: 'dedent common leading whitespace margin',
+    answers: [{ path: 'textwrap.py', start: 434, end: 457 }],
+  },
+  {
+    question: 'Which directories does tempfile try for the default temporary directory?',
+    query: 'default temp directory candidates TMPDIR TEMP TMP',
+    answers: [{ path: 'tempfile.py', start: 299, end: 320 }],
+  },
+  {
+    question: 'How does http.client tell that a response is chunked?',
+    query: 'http response transfer-encoding chunked',
+    answers: [{ path: 'http/client.py', start: 343, end: 349 }],
+  },
+  {
+    question: 'What does shutil.copyfile raise when source and destination are the same file?',
+    query: 'copyfile same file error',
+    answers: [{ path: 'shutil.py', start: 235, end: 236 }],
+  },
+  {
+    question: 'When does os.makedirs fail on a directory that exists?',
+    query: 'makedirs exist_ok directory already exists error',
+    answers: [{ path: 'os.py', start: 224, end: 230 }],
+  },
+];
+
 interface Printed {
   /** The search rank the answer gives it (`[N]`): results are printed grouped by file, not in rank order. */
   rank: number;
@@ -417,6 +480,16 @@ interface Repo {
 }
 
 const packageVersion = (root: string): string => (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Debian's version of the package that installed the Python standard library at `root`. */
+function debianPackageVersion(root: string): string {
+  try {
+    const owner = execFileSync('dpkg-query', ['-S', path.join(root, 'os.py')], { encoding: 'utf8' }).split(':')[0]!;
+    return execFileSync('dpkg-query', ['-W', '-f', '${Version}', owner], { encoding: 'utf8' });
+  } catch {
+    return '?';
+  }
+}
 
 /** The kernel's version from the top-level Makefile of the tree `kernelFolder` is in. */
 function kernelVersion(kernelFolder: string): string {
@@ -603,6 +676,17 @@ async function main(): Promise<void> {
       apart: 'held out',
       locatedIn: '6.1.192',
       versionAt: kernelVersion,
+    },
+    {
+      name: 'python',
+      root: () =>
+        fs.existsSync('/usr/lib/python3.11/os.py')
+          ? '/usr/lib/python3.11'
+          : { missing: '/usr/lib/python3.11 is missing: apt-get install libpython3.11-stdlib' },
+      questions: PYTHON_QUESTIONS,
+      apart: 'held out',
+      locatedIn: '3.11.2-6+deb12u6',
+      versionAt: debianPackageVersion,
     },
   ].filter((r) => !values.repo || values.repo.includes(r.name));
   process.stdout.write(`limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n`);
