@@ -33,6 +33,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
+import { numberedLine } from '../src/core/agent-output.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
 import { ESLINT_TESTS, npmTests, packageWithTests } from './lib/with-tests.ts';
@@ -512,6 +513,9 @@ interface Totals {
   /** Answers not among the first page's results, and those of them the next page holds. */
   notLocated: number;
   locatedNext: number;
+  /** The answers without any file line (their headers, locations and notices), and with only the answer's own lines added. */
+  skeletonBytes: number;
+  oracleBytes: number;
 }
 
 const NO_TOTALS: Totals = {
@@ -526,6 +530,8 @@ const NO_TOTALS: Totals = {
   doubledPageBytes: 0,
   notLocated: 0,
   locatedNext: 0,
+  skeletonBytes: 0,
+  oracleBytes: 0,
 };
 
 /** The best rank of a result overlapping the answer lines (0: none), and whether those lines were printed. */
@@ -577,6 +583,9 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     const fileTokens = Math.min(...files.map((f) => countTokens(f)));
     const searchTokens = countTokens(text);
     const { rank, lines: linesShown } = judge(parseAnswer(text), q.answers);
+    const skeleton = skeletonBytes(text);
+    t.skeletonBytes += skeleton;
+    t.oracleBytes += skeleton + Math.min(...q.answers.map((a) => answerLinesBytes(root, a)));
     // What the results after the first page cost an agent: the next page, or the first page asked again twice as long.
     const pageSize = extra.limit ?? DEFAULT_SEARCH_OPTIONS.limit;
     const nextPage = await searchText(client, q.query, { ...extra, offset: pageSize });
@@ -611,6 +620,24 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
   return t;
 }
 
+/**
+ * The bytes of an answer's page without the file lines it printed: its first line, file paths,
+ * result headers, notes and trailer. Whatever the excerpts print comes on top of this.
+ */
+function skeletonBytes(text: string): number {
+  const kept = text.split('\n').filter((line) => !/^\d+:/.test(line) && line !== '…');
+  return Buffer.byteLength(kept.join('\n'));
+}
+
+/** The bytes of an answer range's lines, numbered as the answers print them. */
+function answerLinesBytes(root: string, answer: Question['answers'][number]): number {
+  const lines = fs
+    .readFileSync(path.join(root, answer.path), 'utf8')
+    .split('\n')
+    .slice(answer.start - 1, answer.end);
+  return lines.reduce((sum, line, i) => sum + Buffer.byteLength(numberedLine(answer.start + i, line)), 0);
+}
+
 function totalRow(label: string, t: Totals): string[] {
   return [
     label,
@@ -623,6 +650,17 @@ function totalRow(label: string, t: Totals): string[] {
     `${t.located}/${t.questions}`,
     `${t.printed}/${t.questions} all`,
   ];
+}
+
+function floorRow(label: string, t: Totals): string[] {
+  const fewer = (bytes: number) => (t.fileBytes / bytes).toFixed(1);
+  return [label, String(t.searchBytes), String(t.skeletonBytes), fewer(t.skeletonBytes), String(t.oracleBytes), fewer(t.oracleBytes)];
+}
+
+/** A table of a text column and number columns, aligned. */
+function printTable(table: string[][]): void {
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
+  for (const row of table) process.stdout.write(`${row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}\n`);
 }
 
 async function main(): Promise<void> {
@@ -694,6 +732,7 @@ async function main(): Promise<void> {
   const separators = new Set<number>([0]);
   const all: Totals = { ...NO_TOTALS };
   const pages: string[][] = [['repository', 'next page (offset) B', 'twice the page (limit) B', 'not in the first page', 'in the next']];
+  const floors: string[][] = [['repository', 'answers B', 'without their lines B', 'fewer', "+ the answer's lines alone B", 'fewer']];
   const totals: string[][] = [];
   const apart: string[][] = [];
   for (const repo of repos) {
@@ -705,6 +744,7 @@ async function main(): Promise<void> {
     const t = await measure(repo, root, extra, rows, values.answers);
     separators.add(rows.length - 1);
     pages.push([repo.name, String(t.nextPageBytes), String(t.doubledPageBytes), String(t.notLocated), String(t.locatedNext)]);
+    floors.push(floorRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t));
     if (repo.apart) {
       apart.push(totalRow(`${repo.name} (${repo.apart})`, t));
       continue;
@@ -713,7 +753,10 @@ async function main(): Promise<void> {
     for (const key of Object.keys(all) as Array<keyof Totals>) all[key] += t[key];
   }
   rows.push(...totals);
-  if (totals.length > 1) rows.push(totalRow('total', all));
+  if (totals.length > 1) {
+    rows.push(totalRow('total', all));
+    floors.push(floorRow('total', all));
+  }
   rows.push(...apart);
   process.stdout.write('\n');
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -723,9 +766,12 @@ async function main(): Promise<void> {
     if (separators.has(i)) process.stdout.write(`${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   }
   process.stdout.write('\nThe results after the first page, asked as the next page (offset) or as a first page twice as long (limit):\n');
-  const pageWidths = pages[0]!.map((_, c) => Math.max(...pages.map((r) => r[c]!.length)));
-  for (const row of pages)
-    process.stdout.write(`${row.map((cell, c) => (c === 0 ? cell.padEnd(pageWidths[c]!) : cell.padStart(pageWidths[c]!))).join('  ')}\n`);
+  printTable(pages);
+  process.stdout.write(
+    "\nThe page's floor: the answers with none of the file lines they printed, and with only the answer's own lines printed (its shortest range) —\n" +
+      'what this page of results, locations and notices costs however well its excerpts are chosen (fewer: the files B over it):\n',
+  );
+  printTable(floors);
   process.stdout.write(
     "\nsearch B / tok: bytes / tokens (o200k_base, gpt-tokenizer) of the search tool's answer; files B / tok: of the smallest file holding the answer; ratio = files B / search B.\n" +
       "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
