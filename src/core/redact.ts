@@ -102,10 +102,13 @@ const AUTH_HEADER = /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/-]{20,}={0,2})/g;
 
 /**
  * `name = value`, `name: value`, `"name": "value"`, `name := value`, `name => value`. The name is
- * judged by its pieces (secretName), the value by its shape (secretValue).
+ * judged by its pieces (secretName), the value by its shape (secretValue). The name is at most 100
+ * characters long: unbounded, a line-long run of word characters with no `=` (a hex blob) was
+ * read to its end from each of its characters, quadratic in its length (0.7 s at 32 KB, a
+ * read_range at the 256 KB budget most of a minute).
  */
 const ASSIGNMENT =
-  /([A-Za-z_$][\w.$-]*)["']?\s*(?::=|=>|[:=])\s*(?:"((?:[^"\\\n]|\\.){1,500})"|'((?:[^'\\\n]|\\.){1,500})'|`([^`\n]{1,500})`|([^\s"'`,;)}\]]{1,500}))/g;
+  /([A-Za-z_$][\w.$-]{0,99})["']?\s*(?::=|=>|[:=])\s*(?:"((?:[^"\\\n]|\\.){1,500})"|'((?:[^'\\\n]|\\.){1,500})'|`([^`\n]{1,500})`|([^\s"'`,;)}\]]{1,500}))/g;
 const ASSIGNMENT_HINT = /pass|pwd|secret|token|key|auth|cred/i;
 
 /** Name pieces that hold a secret wherever they stand in the name (`DB_PASSWORD`, `githubToken`). */

@@ -24,6 +24,7 @@ import { tempDir } from './helpers/store.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const WORKER = fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url));
+const REDACT = fileURLToPath(new URL('../../src/core/redact.ts', import.meta.url));
 
 /** Whether the index holds the file: a file with text has at least one chunk. */
 const holds = (keeper: IndexKeeper, file: string) => keeper.chunksOfFile(file).length > 0;
@@ -226,6 +227,19 @@ describe('redaction', () => {
     const [redacted] = redactResults([result], () => chunk);
     assert.equal(redacted!.snippet, '…ret: [redacted: secret value] replenish_threshold: 40');
     assert.deepEqual(redacted!.matches, []);
+  });
+
+  test('a megabyte-long run of word characters (a hex blob) is redacted at once, and a secret after it still is', () => {
+    // The assignment pattern read such a run to its end from each of its characters: quadratic,
+    // minutes at a megabyte. A child process, so that a hang fails the test instead of stalling the suite.
+    const script = [
+      `import { redactText } from ${JSON.stringify(REDACT)};`,
+      `const line = 'const keyHex = "' + '0f'.repeat(512 * 1024) + '"; const apiKey = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi";';`,
+      'process.stdout.write(redactText(line).text.slice(-60));',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.error, undefined, 'redacted within 30 s');
+    assert.match(run.stdout, /const apiKey = "\[redacted: secret value\]";$/);
   });
 
   test('an answer that shows a redacted value says so and stays within its budget', () => {
