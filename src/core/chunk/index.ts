@@ -26,9 +26,10 @@ export { detectLanguage } from './language.ts';
  * built before chunks that language's files again at its next sync (IndexStore.markChunkedBefore)
  * rather than keeping the old chunks until each file is edited. Languages not listed are at 0.
  * 1: JavaScript and TypeScript objects of many entries over the cap are chunked per entry, and a
- *    multi-line `export default {…}` is a symbol of its own.
+ *    multi-line `export default {…}` is a symbol of its own. Markdown: a line over 500 characters
+ *    is neither a heading nor a heading's text.
  */
-export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = { javascript: 1, typescript: 1, tsx: 1 };
+export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = { javascript: 1, typescript: 1, tsx: 1, markdown: 1, mdx: 1 };
 
 export interface Chunker {
   /**

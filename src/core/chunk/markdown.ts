@@ -20,6 +20,12 @@ interface Block {
 }
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+/**
+ * A line longer than this is neither a heading nor a heading's text: a title that long is a data
+ * line or a table row, and the expressions that read headings take time growing faster than the
+ * square of a line's length (a `# ` line of 64 K characters, most of them spaces, took 9 s).
+ */
+const MAX_HEADING_CHARS = 500;
 /** A backtick fence's info string has no backtick: "```x```" on one line is inline code. */
 const FENCE = /^\s*(?:(`{3,})[^`]*|(~{3,}).*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
@@ -61,7 +67,7 @@ function scan(src: SourceLines): { headings: Heading[]; fences: Block[] } {
       paragraphStart = i;
       continue;
     }
-    const atx = ATX.exec(line);
+    const atx = line.length <= MAX_HEADING_CHARS ? ATX.exec(line) : null;
     if (atx) {
       headings.push({ line: i, level: (atx[1] as string).length, text: headingText(atx[2] ?? '') });
       paragraphStart = i + 1;
@@ -70,7 +76,7 @@ function scan(src: SourceLines): { headings: Heading[]; fences: Block[] } {
     } else {
       const setext = SETEXT.exec(line);
       const text = lines[i - 1];
-      if (setext && i - 1 === paragraphStart && text !== undefined && !NOT_SETEXT_TEXT.test(text)) {
+      if (setext && i - 1 === paragraphStart && text !== undefined && text.length <= MAX_HEADING_CHARS && !NOT_SETEXT_TEXT.test(text)) {
         headings.push({ line: i - 1, level: (setext[1] as string).startsWith('=') ? 1 : 2, text: headingText(text) });
       }
       // Whether an underline or a thematic break, nothing after it continues the paragraph above.
