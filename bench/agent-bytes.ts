@@ -557,7 +557,11 @@ async function searchText(client: Client, query: string, args: Record<string, nu
 }
 
 async function measure(repo: Repo, root: string, extra: Record<string, number>, rows: string[][], answersDir: string | undefined): Promise<Totals> {
+  // Built fresh every run: each result prints its chunk's id, and an index that chunked some files
+  // again (the tree changed, or a language's chunking did) numbers them differently, a few hundred
+  // bytes over a tree's questions (npm with its tests: 44,517 synced, 44,854 fresh).
   const dbFile = path.join(os.tmpdir(), 'fused-search-bench', `${repo.name}-agent-bytes.db`);
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${dbFile}${suffix}`, { force: true });
   const service = await IndexService.open({ root, dbFile, watch: false });
   const summary = (await service.keeper.sync())!;
   const server = createMcpServer(service);
