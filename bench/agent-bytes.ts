@@ -514,8 +514,8 @@ interface Totals {
   notLocated: number;
   locatedNext: number;
   /** The answers without any file line (their headers, locations and notices), and with only the answer's own lines added. */
-  skeletonBytes: number;
-  oracleBytes: number;
+  withoutLinesBytes: number;
+  answerLinesOnlyBytes: number;
 }
 
 const NO_TOTALS: Totals = {
@@ -530,8 +530,8 @@ const NO_TOTALS: Totals = {
   doubledPageBytes: 0,
   notLocated: 0,
   locatedNext: 0,
-  skeletonBytes: 0,
-  oracleBytes: 0,
+  withoutLinesBytes: 0,
+  answerLinesOnlyBytes: 0,
 };
 
 /** The best rank of a result overlapping the answer lines (0: none), and whether those lines were printed. */
@@ -587,9 +587,9 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     const fileTokens = Math.min(...files.map((f) => countTokens(f)));
     const searchTokens = countTokens(text);
     const { rank, lines: linesShown } = judge(parseAnswer(text), q.answers);
-    const skeleton = skeletonBytes(text);
-    t.skeletonBytes += skeleton;
-    t.oracleBytes += skeleton + Math.min(...q.answers.map((a) => answerLinesBytes(root, a)));
+    const withoutLines = bytesWithoutLines(text);
+    t.withoutLinesBytes += withoutLines;
+    t.answerLinesOnlyBytes += withoutLines + Math.min(...q.answers.map((a) => answerLinesBytes(root, a)));
     // What the results after the first page cost an agent: the next page, or the first page asked again twice as long.
     const pageSize = extra.limit ?? DEFAULT_SEARCH_OPTIONS.limit;
     const nextPage = await searchText(client, q.query, { ...extra, offset: pageSize });
@@ -628,7 +628,7 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
  * The bytes of an answer's page without the file lines it printed: its first line, file paths,
  * result headers, notes and trailer. Whatever the excerpts print comes on top of this.
  */
-function skeletonBytes(text: string): number {
+function bytesWithoutLines(text: string): number {
   const kept = text.split('\n').filter((line) => !/^\d+:/.test(line) && line !== '…');
   return Buffer.byteLength(kept.join('\n'));
 }
@@ -658,7 +658,7 @@ function totalRow(label: string, t: Totals): string[] {
 
 function floorRow(label: string, t: Totals): string[] {
   const fewer = (bytes: number) => (t.fileBytes / bytes).toFixed(1);
-  return [label, String(t.searchBytes), String(t.skeletonBytes), fewer(t.skeletonBytes), String(t.oracleBytes), fewer(t.oracleBytes)];
+  return [label, String(t.searchBytes), String(t.withoutLinesBytes), fewer(t.withoutLinesBytes), String(t.answerLinesOnlyBytes), fewer(t.answerLinesOnlyBytes)];
 }
 
 /** A table of a text column and number columns, aligned. */
