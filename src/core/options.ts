@@ -16,14 +16,17 @@ import type { FuzzyMode } from './types.ts';
  * the option its own way, and all of them say the same thing about it.
  */
 function wholeNumber(min: number, max?: number) {
-  const error = max === undefined ? `must be a whole number, at least ${min}` : `must be a whole number from ${min} to ${max}`;
-  const atLeast = z.int({ error }).min(min, { error });
-  return max === undefined ? atLeast : atLeast.max(max, { error });
+  return between(z.int, 'a whole number', min, max);
 }
 
 function number(min: number, max?: number) {
-  const error = max === undefined ? `must be a number, at least ${min}` : `must be a number from ${min} to ${max}`;
-  const atLeast = z.number({ error }).min(min, { error });
+  return between(z.number, 'a number', min, max);
+}
+
+/** `kind`'s schema, at least `min` and at most `max` when given, whose complaint says which `what` it must be. */
+function between(kind: (params: { error: string }) => z.ZodNumber, what: string, min: number, max?: number) {
+  const error = max === undefined ? `must be ${what}, at least ${min}` : `must be ${what} from ${min} to ${max}`;
+  const atLeast = kind({ error }).min(min, { error });
   return max === undefined ? atLeast : atLeast.max(max, { error });
 }
 
