@@ -366,10 +366,13 @@ const KERNEL_QUESTIONS: Question[] = [
   },
 ];
 
+/** Where Debian's libpython3.11-stdlib installs the Python standard library. */
+const PYTHON_STDLIB = '/usr/lib/python3.11';
+
 /**
  * Held out as well: written on 2026-12-05 after every rule above was set, answers located by hand
  * (reading the files, no search) before the first run. The Python 3.11 standard library as
- * Debian's libpython3.11-stdlib installs it (/usr/lib/python3.11, 3.11.2-6+deb12u6): indentation
+ * Debian's libpython3.11-stdlib installs it (PYTHON_STDLIB, 3.11.2-6+deb12u6): indentation
  * for blocks, `def` and docstrings, where the other three trees are JavaScript and C.
  */
 const PYTHON_QUESTIONS: Question[] = [
@@ -722,9 +725,7 @@ async function main(): Promise<void> {
     {
       name: 'python',
       root: () =>
-        fs.existsSync('/usr/lib/python3.11/os.py')
-          ? '/usr/lib/python3.11'
-          : { missing: '/usr/lib/python3.11 is missing: apt-get install libpython3.11-stdlib' },
+        fs.existsSync(path.join(PYTHON_STDLIB, 'os.py')) ? PYTHON_STDLIB : { missing: `${PYTHON_STDLIB} is missing: apt-get install libpython3.11-stdlib` },
       questions: PYTHON_QUESTIONS,
       apart: 'held out',
       locatedIn: '3.11.2-6+deb12u6',
