@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { createChunker } from '../../src/core/chunk/index.ts';
+import { runScript, srcModule } from './helpers/child-script.ts';
 
 const chunker = await createChunker({ chunkMaxBytes: 4096 });
 
@@ -145,14 +144,14 @@ test('a line of a megabyte is never a heading, nor the text of one, and a file h
   // length: a `# ` line of 64 K characters, most of them spaces, took 9 s, one of a megabyte hours.
   // A child process, so that a stall fails the test instead of stalling the suite.
   const script = [
-    `import { createChunker } from ${JSON.stringify(fileURLToPath(new URL('../../src/core/chunk/index.ts', import.meta.url)))};`,
+    `import { createChunker } from ${srcModule('core/chunk/index.ts')};`,
     'const chunker = await createChunker({ chunkMaxBytes: 4096 });',
     "const text = ['# a' + ' '.repeat(1_000_000) + 'x', '', '# Usage', '', 'Search things.', '', '*a '.repeat(300_000), '==='].join('\\n');",
     "const { chunks } = await chunker.chunk('notes.md', text);",
     // Long sections are cut into parts (`Usage (part 2)`): one title each.
     "process.stdout.write(JSON.stringify([...new Set(chunks.map((c) => c.title.replace(/ \\(part \\d+\\)$/, '')))]));",
   ].join('\n');
-  const run = spawnSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8', timeout: 30_000 });
+  const run = runScript(script, { timeoutMs: 30_000 });
   assert.equal(run.error, undefined, 'chunked within 30 s');
   assert.deepEqual(JSON.parse(run.stdout), ['notes.md', 'Usage']);
 });

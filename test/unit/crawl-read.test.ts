@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readTextFile } from '../../src/core/crawl/index.ts';
+import { runScript, srcModule } from './helpers/child-script.ts';
 
 const MAX = 1024 * 1024;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-read-'));
@@ -93,14 +94,9 @@ test('a file without read permission is unreadable', async (t) => {
   fs.chmodSync(dir, 0o755);
   fs.chmodSync(absPath, 0o000);
   // Root reads anything, so the read runs as `nobody` in a child process when this one is root.
-  const moduleUrl = new URL('../../src/core/crawl/index.ts', import.meta.url).href;
-  const script = `import { readTextFile } from ${JSON.stringify(moduleUrl)};
+  const script = `import { readTextFile } from ${srcModule('core/crawl/index.ts')};
     process.stdout.write(JSON.stringify(await readTextFile(process.argv[1], 100)));`;
-  const asRoot = process.getuid?.() === 0;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, absPath], {
-    encoding: 'utf8',
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-  });
+  const child = runScript(script, { args: [absPath], unprivileged: true });
   if (child.status !== 0) return t.skip(`cannot run as an unprivileged user: ${child.stderr}`);
   assert.deepEqual(JSON.parse(child.stdout), { ok: false, reason: 'unreadable' });
 });

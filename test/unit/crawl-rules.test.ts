@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { crawlUnprivileged } from './helpers/child-script.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
 import { crawl, createPathFilter, type CrawlOptions } from '../../src/core/crawl/index.ts';
 
@@ -239,29 +240,13 @@ test('an ignored folder is not entered', async (t) => {
   fs.chmodSync(root, 0o755);
   fs.chmodSync(path.join(root, 'node_modules/pkg'), 0o000);
   t.after(() => fs.chmodSync(path.join(root, 'node_modules/pkg'), 0o755));
-  const result = crawlAsUnprivileged(root);
+  const result = crawlUnprivileged(root);
   if (result === undefined) return t.skip('cannot switch to an unprivileged user');
   assert.deepEqual(result, [
     { type: 'file', relPath: '.gitignore' },
     { type: 'file', relPath: 'a.txt' },
   ]);
 });
-
-/** Runs a crawl in a child process as `nobody` when this one is root, since root reads anything. */
-function crawlAsUnprivileged(root: string): Array<{ type: string; relPath: string; reason?: string }> | undefined {
-  const moduleUrl = new URL('../../src/core/crawl/index.ts', import.meta.url).href;
-  const script = `import { crawl } from ${JSON.stringify(moduleUrl)};
-    const out = [];
-    for await (const e of crawl(process.argv[1], { include: [], exclude: [], maxFileBytes: 1e6 }))
-      out.push(e.type === 'file' ? { type: 'file', relPath: e.file.relPath } : e);
-    process.stdout.write(JSON.stringify(out));`;
-  const asRoot = process.getuid?.() === 0;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, root], {
-    encoding: 'utf8',
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-  });
-  return child.status === 0 ? (JSON.parse(child.stdout) as Array<{ type: string; relPath: string; reason?: string }>) : undefined;
-}
 
 function hasGit(): boolean {
   return spawnSync('git', ['--version']).status === 0;

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { crawlUnprivileged } from './helpers/child-script.ts';
 import { treeMaker } from './helpers/temp-tree.ts';
 import { crawl, readTextFile, type CrawlEntry, type CrawlOptions } from '../../src/core/crawl/index.ts';
 
@@ -136,9 +137,12 @@ test('an unreadable folder is reported and its siblings are still walked', async
   fs.chmodSync(root, 0o755);
   fs.chmodSync(path.join(root, 'locked'), 0o000);
   t.after(() => fs.chmodSync(path.join(root, 'locked'), 0o755));
-  const result = runUnprivileged(root);
+  const result = crawlUnprivileged(root);
   if (result === undefined) return t.skip('cannot switch to an unprivileged user');
-  assert.deepEqual(result, ['a.txt', 'locked: unreadable', 'z/b.txt']);
+  assert.deepEqual(
+    result.map((e) => (e.type === 'file' ? e.relPath : `${e.relPath}: ${e.reason}`)),
+    ['a.txt', 'locked: unreadable', 'z/b.txt'],
+  );
 });
 
 test('a symlink to a file inside the root is reported under the link path', async () => {
@@ -208,19 +212,3 @@ test('aborting stops the walk at once and ends it without an error', async () =>
   assert.equal(afterAbort, 0);
   assert.deepEqual(await collect(root, { signal: AbortSignal.abort() }), []);
 });
-
-/** Runs the crawl as `nobody` in a child process when this one is root, since root reads anything. */
-function runUnprivileged(root: string): string[] | undefined {
-  const moduleUrl = new URL('../../src/core/crawl/index.ts', import.meta.url).href;
-  const script = `import { crawl } from ${JSON.stringify(moduleUrl)};
-    const out = [];
-    for await (const e of crawl(process.argv[1], { include: [], exclude: [], maxFileBytes: 1e6 }))
-      out.push(e.type === 'file' ? e.file.relPath : e.relPath + ': ' + e.reason);
-    process.stdout.write(JSON.stringify(out));`;
-  const asRoot = process.getuid?.() === 0;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, root], {
-    encoding: 'utf8',
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-  });
-  return child.status === 0 ? (JSON.parse(child.stdout) as string[]) : undefined;
-}

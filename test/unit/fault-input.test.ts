@@ -13,9 +13,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { NOBODY, runningAsRoot, runScript, srcModule } from './helpers/child-script.ts';
 
-const asRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-input-'));
 const root = path.join(base, 'work');
 const dbFile = path.join(base, 'db', 'index.db');
@@ -101,7 +100,7 @@ before(() => {
   write('zz/folder/inside.txt', 'foldermarker\n');
   for (let i = 0; i < 40; i++) write(`zz/filler/${String(i).padStart(2, '0')}.md`, `# Filler ${i}\n\nfillermarker${i}\n`);
 
-  if (asRoot) {
+  if (runningAsRoot) {
     spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, base]);
     fs.chmodSync(base, 0o755);
   }
@@ -120,13 +119,12 @@ interface ChildReport {
 }
 
 function runSync(): ChildReport {
-  const engineUrl = new URL('../../src/core/engine.ts', import.meta.url).href;
   // The first progress report arrives while the crawl is still going or the reads have just
   // started: the folder changes under the sync right then.
   const script = `
     import fs from 'node:fs';
     import path from 'node:path';
-    import { Engine } from ${JSON.stringify(engineUrl)};
+    import { Engine } from ${srcModule('core/engine.ts')};
     const [root, dbFile, markersJson] = process.argv.slice(1);
     const markers = JSON.parse(markersJson);
     const started = performance.now();
@@ -162,12 +160,7 @@ function runSync(): ChildReport {
     engine.close();
     process.stdout.write(JSON.stringify({ first, second, paths, found, misses, chunkShape, ms: performance.now() - started }));
   `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, root, dbFile, JSON.stringify(markers)], {
-    encoding: 'utf8',
-    timeout: 90_000,
-    maxBuffer: 64 * 1024 * 1024,
-    ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
+  const child = runScript(script, { args: [root, dbFile, JSON.stringify(markers)], unprivileged: true, timeoutMs: 90_000, maxBuffer: 64 * 1024 * 1024 });
   assert.equal(child.status, 0, `the sync child failed (signal ${child.signal}): ${child.stderr}`);
   return JSON.parse(child.stdout) as ChildReport;
 }

@@ -18,13 +18,13 @@ import { IndexKeeper } from '../../src/core/index-keeper.ts';
 import { agentText, redactResults, redactText } from '../../src/core/redact.ts';
 import type { FolderSpec, RequestBody, RequestResult, RequestType } from '../../src/protocol/worker.ts';
 import { EngineClient } from '../../src/worker/client.ts';
+import { runScript, srcModule } from './helpers/child-script.ts';
 import { random } from './helpers/random.ts';
 import { plantSecrets, type SecretCorpus } from './helpers/secret-corpus.ts';
 import { tempDir } from './helpers/store.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const WORKER = fileURLToPath(new URL('../../src/worker/worker.ts', import.meta.url));
-const REDACT = fileURLToPath(new URL('../../src/core/redact.ts', import.meta.url));
 
 /** Whether the index holds the file: a file with text has at least one chunk. */
 const holds = (keeper: IndexKeeper, file: string) => keeper.chunksOfFile(file).length > 0;
@@ -233,11 +233,11 @@ describe('redaction', () => {
     // The assignment pattern read such a run to its end from each of its characters: quadratic,
     // minutes at a megabyte. A child process, so that a hang fails the test instead of stalling the suite.
     const script = [
-      `import { redactText } from ${JSON.stringify(REDACT)};`,
+      `import { redactText } from ${srcModule('core/redact.ts')};`,
       `const line = 'const keyHex = "' + '0f'.repeat(512 * 1024) + '"; const apiKey = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi";';`,
       'process.stdout.write(redactText(line).text.slice(-60));',
     ].join('\n');
-    const run = spawnSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8', timeout: 30_000 });
+    const run = runScript(script, { timeoutMs: 30_000 });
     assert.equal(run.error, undefined, 'redacted within 30 s');
     assert.match(run.stdout, /const apiKey = "\[redacted: secret value\]";$/);
   });
