@@ -24,13 +24,12 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format, parseArgs } from 'node:util';
 import Mocha from 'mocha';
 import { chromium, type Browser } from 'playwright-core';
-import { entryScript, isInstalled, projectRoot } from './host.ts';
+import { codeServerArgs, codeServerReady, freePort, isInstalled, projectRoot } from './host.ts';
 import { OUTPUT_PREFIX_ENV, RESULTS_FILE_ENV, type Counts } from './protocol.ts';
 import { openWorkbench } from './workbench.ts';
 
@@ -60,15 +59,6 @@ const RECONNECTION_GRACE_SECONDS = 5;
 if (!isInstalled()) {
   console.error('code-server is not installed: run `node scripts/vscode-host/install.ts` first');
   process.exit(2);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', ok));
-  const address = server.address();
-  await new Promise((ok) => server.close(ok));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
 }
 
 rmSync(resultsDir, { recursive: true, force: true });
@@ -121,19 +111,11 @@ async function startCodeServer(port: number): Promise<void> {
     }),
   );
   const config = join(scratch, 'config.yaml');
-  // Without --config code-server writes a config with a password into ~/.config/code-server.
   writeFileSync(config, 'auth: none\n');
   const log = openSync(serverLog, 'a');
   server = spawn(
     process.execPath,
-    [
-      entryScript,
-      '--auth',
-      'none',
-      '--bind-addr',
-      `127.0.0.1:${port}`,
-      '--disable-telemetry',
-      '--disable-update-check',
+    codeServerArgs(port, { configFile: config, userDataDir: userData, extensionsDir: join(scratch, 'extensions') }, workspaceDir, [
       '--disable-workspace-trust',
       // A page that closes without saying goodbye on its extension host's socket (it happens now
       // and then when Playwright closes one) keeps that host running for the grace time, three
@@ -141,16 +123,7 @@ async function startCodeServer(port: number): Promise<void> {
       // the suites that close a window (two windows sharing an index) expect that.
       '--reconnection-grace-time',
       String(RECONNECTION_GRACE_SECONDS),
-      '--vscode-option',
-      'enable-smoke-test-driver',
-      '--config',
-      config,
-      '--user-data-dir',
-      userData,
-      '--extensions-dir',
-      join(scratch, 'extensions'),
-      workspaceDir,
-    ],
+    ]),
     {
       // Its own process group, so that killing the group also ends the extension host and pty host.
       detached: true,
@@ -168,11 +141,7 @@ async function startCodeServer(port: number): Promise<void> {
   const exited = new Promise<never>((_, fail) => server!.once('exit', (code) => fail(new Error(`code-server exited with ${code}; log: ${serverLog}`))));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ready = fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (await Promise.race([ready, exited])) return;
+    if (await Promise.race([codeServerReady(port), exited])) return;
     if (Date.now() > deadline) throw new Error(`code-server did not answer on port ${port}; log: ${serverLog}`);
     await new Promise((r) => setTimeout(r, 250));
   }
