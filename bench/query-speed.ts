@@ -9,38 +9,21 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine.ts';
 import { Vocabulary } from '../src/core/search/fuzzy.ts';
 import { linuxTree } from './lib/linux-tree.ts';
-import { keystrokes, LINUX_BENCH_QUESTIONS, LINUX_TYPED_QUERIES, TYPED_QUERIES } from './lib/queries.ts';
+import {
+  keystrokes,
+  LINUX_BENCH_IDENTIFIERS,
+  LINUX_BENCH_PHRASES,
+  LINUX_BENCH_QUESTIONS,
+  LINUX_BENCH_TYPOS,
+  LINUX_TYPED_QUERIES,
+  TYPED_QUERIES,
+} from './lib/queries.ts';
 
 const QUERIES = {
-  identifier: [
-    'kmalloc',
-    'spin_lock_irqsave',
-    'task_struct',
-    'copy_from_user',
-    'list_for_each_entry',
-    'mutex_lock',
-    'GFP_KERNEL',
-    'sk_buff',
-    'ioremap',
-    'init_waitqueue_head',
-    'rcu_read_lock',
-    'EXPORT_SYMBOL_GPL',
-    'pci_register_driver',
-    'dma_alloc_coherent',
-    'container_of',
-  ],
+  identifier: LINUX_BENCH_IDENTIFIERS,
   question: LINUX_BENCH_QUESTIONS,
-  phrase: [
-    'page fault handler',
-    'memory barrier',
-    'red black tree',
-    'network namespace',
-    'block device',
-    'virtual file system',
-    'interrupt handler',
-    'power management',
-  ],
-  typo: ['schedular', 'spinlcok', 'interupt handler', 'kmaloc', 'semaphor', 'filesytem mount', 'prcoess exit', 'netwrok device'],
+  phrase: LINUX_BENCH_PHRASES,
+  typo: LINUX_BENCH_TYPOS,
 };
 
 const HOSTILE = [

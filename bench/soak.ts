@@ -13,59 +13,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine.ts';
 import { linuxTree } from './lib/linux-tree.ts';
-import { LINUX_BENCH_QUESTIONS } from './lib/queries.ts';
+import { LINUX_BENCH_IDENTIFIERS, LINUX_BENCH_PHRASES, LINUX_BENCH_QUESTIONS, LINUX_BENCH_TYPOS } from './lib/queries.ts';
 
 const MIX = {
-  identifier: [
-    'kmalloc',
-    'spin_lock_irqsave',
-    'task_struct',
-    'copy_from_user',
-    'list_for_each_entry',
-    'mutex_lock',
-    'GFP_KERNEL',
-    'sk_buff',
-    'ioremap',
-    'init_waitqueue_head',
-    'rcu_read_lock',
-    'EXPORT_SYMBOL_GPL',
-    'pci_register_driver',
-    'dma_alloc_coherent',
-    'container_of',
-    'struct file_operations',
-    'platform_get_irq',
-    'devm_kzalloc',
-    'atomic_inc',
-    'wake_up_process',
-  ],
-  phrase: [
-    'page fault handler',
-    'memory barrier',
-    'red black tree',
-    'network namespace',
-    'block device',
-    'virtual file system',
-    'interrupt handler',
-    'power management',
-    'reference count',
-    'ring buffer',
-    'work queue',
-    'device tree binding',
-  ],
-  typo: [
-    'schedular',
-    'spinlcok',
-    'interupt handler',
-    'kmaloc',
-    'semaphor',
-    'filesytem mount',
-    'prcoess exit',
-    'netwrok device',
-    'alocate page',
-    'mutx unlock',
-    'regster driver',
-    'wirte buffer',
-  ],
+  identifier: [...LINUX_BENCH_IDENTIFIERS, 'struct file_operations', 'platform_get_irq', 'devm_kzalloc', 'atomic_inc', 'wake_up_process'],
+  phrase: [...LINUX_BENCH_PHRASES, 'reference count', 'ring buffer', 'work queue', 'device tree binding'],
+  typo: [...LINUX_BENCH_TYPOS, 'alocate page', 'mutx unlock', 'regster driver', 'wirte buffer'],
   question: [...LINUX_BENCH_QUESTIONS, 'why would a spinlock be held with interrupts disabled', 'which function copies data from user space into the kernel'],
 };
 const KINDS = Object.keys(MIX) as Array<keyof typeof MIX>;

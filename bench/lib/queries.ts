@@ -37,7 +37,38 @@ export const LINUX_QUERIES: Query[] = [
   ...q('typo', 'schedular next task', 'interupt handler', 'alocate buffer', 'spinlok contention'),
 ];
 
-/** The questions `bench:query` and `bench:soak` ask of the kernel's tree. */
+/** What `bench:query` asks of the kernel's tree, one list a kind; `bench:soak` asks them and more. */
+export const LINUX_BENCH_IDENTIFIERS = [
+  'kmalloc',
+  'spin_lock_irqsave',
+  'task_struct',
+  'copy_from_user',
+  'list_for_each_entry',
+  'mutex_lock',
+  'GFP_KERNEL',
+  'sk_buff',
+  'ioremap',
+  'init_waitqueue_head',
+  'rcu_read_lock',
+  'EXPORT_SYMBOL_GPL',
+  'pci_register_driver',
+  'dma_alloc_coherent',
+  'container_of',
+];
+
+export const LINUX_BENCH_PHRASES = [
+  'page fault handler',
+  'memory barrier',
+  'red black tree',
+  'network namespace',
+  'block device',
+  'virtual file system',
+  'interrupt handler',
+  'power management',
+];
+
+export const LINUX_BENCH_TYPOS = ['schedular', 'spinlcok', 'interupt handler', 'kmaloc', 'semaphor', 'filesytem mount', 'prcoess exit', 'netwrok device'];
+
 export const LINUX_BENCH_QUESTIONS = [
   'how does the scheduler pick the next task',
   'allocate memory in interrupt context',
