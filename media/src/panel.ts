@@ -278,8 +278,13 @@ function renderLocated(message: Extract<HostNotification, { type: 'located' }>):
     item.dataset.index = String(index);
     const head = el('div', 'result-head');
     const open = el('button', 'open');
-    open.title = `Open ${file.path}`;
-    open.append(icon('file-code'), el('span', 'rank', `${index + 1}.`), el('span', 'title', `${message.multiRoot ? `${file.folderName} › ` : ''}${file.path}`));
+    const at = file.line !== undefined ? `:${file.line}` : '';
+    open.title = `Open ${file.path}${file.line !== undefined ? ` at line ${file.line}, where its stack frame points` : ''}`;
+    open.append(
+      icon('file-code'),
+      el('span', 'rank', `${index + 1}.`),
+      el('span', 'title', `${message.multiRoot ? `${file.folderName} › ` : ''}${file.path}${at}`),
+    );
     open.addEventListener('click', () => vscode.postMessage({ type: 'openLocated', index }));
     const score = custom<HTMLElement>('vscode-badge', { variant: 'counter' });
     score.textContent = file.score.toFixed(1);

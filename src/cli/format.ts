@@ -96,7 +96,8 @@ export function formatLocate(answer: LocateAnswer): string {
   if (answer.files.length === 0) return `No indexed file matches what the text points at (${clueSummary(answer)}).`;
   const lines = [`From ${clueSummary(answer)} (${answer.elapsedMs.toFixed(0)} ms):`, ''];
   answer.files.forEach((file, i) => {
-    lines.push(`${i + 1}. ${file.path}  (${file.score.toFixed(1)})`);
+    // `path:line`, which a terminal opens at the line its stack frame names.
+    lines.push(`${i + 1}. ${file.path}${file.line !== undefined ? `:${file.line}` : ''}  (${file.score.toFixed(1)})`);
     for (const why of file.why) lines.push(`     ${why}`);
     for (const chunk of file.chunks) lines.push(`     ${file.path}:${chunk.startLine}-${chunk.endLine}  ${chunk.title}`);
   });

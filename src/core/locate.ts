@@ -59,6 +59,8 @@ export interface LocatedFile {
   why: string[];
   /** The best chunks in it: symbol title, kind and 1-based line range. */
   chunks: Array<{ chunkId: number; title: string; kind: ChunkKind; startLine: number; endLine: number }>;
+  /** The line the first stack frame in it names, when one names a line: where the program was. */
+  line?: number;
 }
 
 export interface LocateAnswer {
@@ -129,6 +131,8 @@ interface Evidence {
   weight: number;
   why: string;
   chunk?: StoredChunk;
+  /** A frame's line. */
+  line?: number;
 }
 
 export async function locate(keeper: IndexKeeper, text: string, options: { limit?: number } = {}): Promise<LocateAnswer> {
@@ -184,7 +188,8 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
   const named = keeper.filesNamed(names);
   for (const frame of extracted.frames) {
     for (const { path, factor } of resolvePath(keeper, frame.path, named)) {
-      board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why: frameWhy(path, frame), ...chunkAt(board, path, frame.line) });
+      const at = frame.line !== undefined ? { line: frame.line, ...chunkAt(board, path, frame.line) } : {};
+      board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why: frameWhy(path, frame), ...at });
     }
   }
   for (const written of extracted.paths) {
@@ -196,8 +201,7 @@ function frameWhy(path: string, frame: Frame): string {
   return `stack frame ${path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
 }
 
-function chunkAt(board: Board, path: string, line: number | undefined): { chunk?: StoredChunk } {
-  if (line === undefined) return {};
+function chunkAt(board: Board, path: string, line: number): { chunk?: StoredChunk } {
   // The narrowest chunk holding the line: a method rather than its class's header chunk.
   const holding = board
     .chunksOf(path)
@@ -390,12 +394,16 @@ class Board {
       return { path, evidence, role, score: score(evidence) * (role ? ROLE_FACTOR : 1) };
     });
     scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-    return scored.slice(0, limit).map(({ path, evidence, role, score }) => ({
-      path,
-      score: Number(score.toFixed(3)),
-      why: role ? [...whyOf(evidence), ROLE_WHY[role]] : whyOf(evidence),
-      chunks: bestChunks(evidence),
-    }));
+    return scored.slice(0, limit).map(({ path, evidence, role, score }) => {
+      const line = byStrength(evidence).find((e) => e.line !== undefined)?.line;
+      return {
+        path,
+        score: Number(score.toFixed(3)),
+        why: role ? [...whyOf(evidence), ROLE_WHY[role]] : whyOf(evidence),
+        chunks: bestChunks(evidence),
+        ...(line !== undefined ? { line } : {}),
+      };
+    });
   }
 }
 

@@ -70,7 +70,9 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
           case 'openLocated': {
             const file = this.located?.files[message.index];
             if (!file) return;
-            void openLines(file.absPath, file.chunks[message.chunk ?? 0] ?? { startLine: 1, endLine: 1 });
+            // The file itself opens where its stack frame says the program was, else at its best chunk.
+            const frameLine = message.chunk === undefined && file.line !== undefined ? { startLine: file.line, endLine: file.line } : undefined;
+            void openLines(file.absPath, frameLine ?? file.chunks[message.chunk ?? 0] ?? { startLine: 1, endLine: 1 });
             return;
           }
           case 'index':

@@ -43,6 +43,31 @@ suite('Locate from Issue or Stack Trace', () => {
     assert.equal(answer?.files[0]?.path, 'src/store.ts');
   });
 
+  test('from a terminal, its selection is located, and the clipboard it was copied through is put back', async function () {
+    this.timeout(60_000);
+    await vscode.env.clipboard.writeText('kept on the clipboard');
+    if ((await vscode.env.clipboard.readText()) !== 'kept on the clipboard') this.skip();
+    const terminal = vscode.window.createTerminal({ name: 'failing run' });
+    terminal.show();
+    try {
+      const quoted = TRACE.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
+      terminal.sendText(`printf '%s\\n' ${quoted.join(' ')}`);
+      // The shell prints when it gets to it: select and locate until the trace is on the screen.
+      const deadline = Date.now() + 30_000;
+      let answer: FolderLocateAnswer | undefined;
+      while (answer?.files[0]?.path !== 'src/store.ts') {
+        assert.ok(Date.now() < deadline, `the terminal's trace was never located: ${JSON.stringify(answer?.files.map((f) => f.path))}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+        answer = await vscode.commands.executeCommand<FolderLocateAnswer | undefined>('fusedSearch.locateTerminalSelection');
+      }
+      assert.equal(answer.files[0].line, 31, 'the line the frame names');
+      assert.equal(await vscode.env.clipboard.readText(), 'kept on the clipboard');
+    } finally {
+      terminal.dispose();
+    }
+  });
+
   test('the editor selection is located before the clipboard', async () => {
     const document = await vscode.workspace.openTextDocument({ content: `notes\n${TRACE}\n`, language: 'plaintext' });
     const editor = await vscode.window.showTextDocument(document);

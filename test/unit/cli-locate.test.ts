@@ -28,7 +28,8 @@ test('a piped Go panic prints the ranked files with their reasons and chunks', (
   assert.equal(status, 0);
   const lines = stdout.split('\n');
   assert.match(lines[0]!, /^From 2 frames, .* \(\d+ ms\):$/);
-  assert.match(lines[2]!, /^1\. worker\/queue\/consumer\.go {2}\([\d.]+\)$/);
+  // `path:line`, which a terminal opens at the line the frame names.
+  assert.match(lines[2]!, /^1\. worker\/queue\/consumer\.go:10 {2}\([\d.]+\)$/);
   assert.equal(lines[3], '     stack frame worker/queue/consumer.go:10 in Consumer.Poll');
   assert.ok(lines.includes('     worker/queue/consumer.go:8-13  Consumer > Poll'));
   assert.ok(lines.some((line) => /^2\. worker\/main\.go/.test(line)));
@@ -46,7 +47,7 @@ test('--file and --json give the answer as data', () => {
 test('text given as arguments is located as well', () => {
   const { status, stdout } = run(['locate', 'PaymentGateway.refund', 'ignores', 'the', 'response']);
   assert.equal(status, 0);
-  assert.match(stdout, /^1\. app\/payments\/gateway\.py/m);
+  assert.match(stdout, /^1\. app\/payments\/gateway\.py {2}/m, 'no frame, no line');
   assert.match(stdout, /defines PaymentGateway\.refund/);
 });
 

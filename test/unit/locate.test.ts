@@ -32,6 +32,7 @@ test('a Python traceback from an installed copy points at the raising file first
   assert.deepEqual(gateway!.why.slice(0, 2), ['stack frame app/payments/gateway.py:10 in charge', 'quotes "amount must be positive" verbatim']);
   const frameChunk = gateway!.chunks[0]!;
   assert.ok(frameChunk.startLine <= 10 && 10 <= frameChunk.endLine, 'the first chunk holds the frame line');
+  assert.equal(gateway!.line, 10, 'the line a person opening the file lands on');
   assert.equal(cli!.chunks[0]!.title, 'main');
   assert.ok(answer.clues.some((c) => c.kind === 'error' && c.text === 'ValueError'));
 });
@@ -41,6 +42,7 @@ test('a Node stack points at the file two frames and the thrown message share', 
   assert.equal(paths(answer)[0], 'web/src/server.js');
   const server = answer.files[0]!;
   assert.ok(server.why.includes('stack frame web/src/server.js:12 in parseBody'));
+  assert.equal(server.line, 12, "the first of the file's two frames, where the error was thrown");
   assert.ok(server.why.includes('quotes "Cannot parse request body" verbatim'));
   assert.equal(server.chunks[0]!.title, 'parseBody');
   assert.ok(!paths(answer).some((p) => p.includes('node_modules')), 'the express frame is in no indexed file');
@@ -72,6 +74,7 @@ test('an issue in words finds the file by the message it quotes in backticks', a
   // values match verbatim. No file defines or names anything else the issue says.
   assert.equal(paths(answer)[0], 'app/config.py');
   assert.ok(answer.files[0]!.why.includes('quotes "unknown setting" verbatim'));
+  assert.equal(answer.files[0]!.line, undefined, 'no frame, no line');
   assert.ok(answer.clues.some((c) => c.kind === 'message' && c.text === "unknown setting 'timeout' in section 'http'"));
 });
 
