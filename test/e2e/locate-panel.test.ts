@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'mocha';
+import { workbench } from '../../scripts/vscode-host/workbench.ts';
+
+// A trace as a CI machine would print it: another machine's folder, the workspace's files inside it;
+// its second frame names a file the workspace does not have.
+const TRACE = [
+  "TypeError: Cannot read properties of undefined (reading 'toLowerCase')",
+  '    at ContentStore.search (/home/ci/work/fixture/app/src/store.ts:31:47)',
+  '    at Array.filter (<anonymous>)',
+  '    at runQuery (/home/ci/work/fixture/app/src/query.ts:12:9)',
+].join('\n');
+
+suite('locating a stack trace', () => {
+  test('a trace selected in an editor is located from the palette: the panel ranks the files it points at, says why, and opens them at the frame and the chunk', async () => {
+    const { page, screenshot, commandPalette, waitForIndex, panel } = workbench();
+    await waitForIndex();
+    await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.waitFor();
+    // Inserted, not typed: typing would let the editor close the brackets itself.
+    await page.keyboard.insertText(TRACE);
+    await page.keyboard.press('ControlOrMeta+A');
+    await (await commandPalette('Fused Search: Locate', 'Fused Search: Locate from Issue or Stack Trace')).click();
+
+    const view = panel();
+    await view.locator('#note', { hasText: /^Located \d+ files? from / }).waitFor();
+    const first = view.locator('.result.located').first();
+    assert.match(await first.locator('button.open').innerText(), /1\.\s*app › src\/store\.ts:31$/);
+    assert.match(await first.locator('.why').innerText(), /stack frame src\/store\.ts:31 in ContentStore\.search/);
+    // A long chunk title is cut short; the line range beside it stays whole, on one line.
+    for (const row of await view.locator('.result.located button.chunk').all()) {
+      const [title, range] = await Promise.all([row.locator('.title').boundingBox(), row.locator('.where').boundingBox()]);
+      assert.ok(title && range && range.height <= title.height, `${await row.innerText()}: the range takes ${range?.height} px, the title ${title?.height}`);
+    }
+    await screenshot('locate-panel');
+
+    // The file opens at the frame's line; its first chunk, the one holding that line, opens selected whole.
+    const selection = page.locator('[id="status.editor.selection"]');
+    await first.locator('button.open').click();
+    await page.locator('.tab.active', { hasText: 'store.ts' }).waitFor();
+    await selection.filter({ hasText: /^Ln 31, Col \d+ \(\d+ selected\)$/ }).waitFor();
+    const chunk = first.locator('button.chunk').first();
+    const range = /:(\d+)–(\d+)/.exec(await chunk.locator('.where').innerText());
+    assert.ok(range && Number(range[1]) <= 31 && 31 <= Number(range[2]), `the chunk holds line 31: ${range?.[0]}`);
+    await chunk.click();
+    await selection.filter({ hasText: `Ln ${range[2]},` }).waitFor();
+
+    // Leave no unsaved editor for the suites after this one: closing it would ask.
+    await page.locator('.tab', { hasText: 'Untitled' }).click();
+    await (await commandPalette('Revert and Close', 'View: Revert and Close Editor')).click();
+    await page.locator('.tab', { hasText: 'Untitled' }).waitFor({ state: 'detached' });
+  });
+});
