@@ -46,9 +46,12 @@ suite('locating a stack trace', () => {
     await chunk.click();
     await selection.filter({ hasText: `Ln ${range[2]},` }).waitFor();
 
-    // Leave no unsaved editor for the suites after this one: closing it would ask.
+    // Leave the editors as the suite found them, none open: the untitled one is reverted first, or
+    // closing it would ask.
     await page.locator('.tab', { hasText: 'Untitled' }).click();
     await (await commandPalette('Revert and Close', 'View: Revert and Close Editor')).click();
     await page.locator('.tab', { hasText: 'Untitled' }).waitFor({ state: 'detached' });
+    await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
+    await page.locator('.tab').first().waitFor({ state: 'detached' });
   });
 });
