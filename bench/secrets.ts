@@ -27,7 +27,7 @@ import { resolveIndexOptions } from '../src/core/options.ts';
 import { redactForAgent, redactText } from '../src/core/redact.ts';
 import type { FolderSpec, RequestBody, RequestResult, RequestType } from '../src/protocol/worker.ts';
 import { EngineClient } from '../src/worker/client.ts';
-import { plantSecrets, type PlantedSecret } from '../test/unit/helpers/secret-corpus.ts';
+import { plantSecrets, tracesIntoSecrets, type PlantedSecret } from '../test/unit/helpers/secret-corpus.ts';
 import { linuxTree } from './lib/linux-tree.ts';
 
 const { values } = parseArgs({ options: { trees: { type: 'string', default: 'npm,linux' }, 'show-max': { type: 'string', default: '400' } } });
@@ -70,7 +70,8 @@ async function plantedLeaks(): Promise<void> {
   for (const tool of tools.filter((t) => t.name === 'read_range' || t.name === 'locate')) {
     const props = Object.keys(tool.inputSchema.properties ?? {});
     const files = [...new Set(corpus.secrets.map((s) => s.file)), ...corpus.ordinaryFiles];
-    const inputs = tool.name === 'locate' ? queries.map((q) => ({ text: q })) : files.map((file) => ({ file }));
+    // locate prints the line a stack frame names: traces into each secret's line too.
+    const inputs = tool.name === 'locate' ? [...queries, ...tracesIntoSecrets(root, corpus)].map((q) => ({ text: q })) : files.map((file) => ({ file }));
     for (const input of inputs) {
       const args: Record<string, unknown> = {};
       for (const prop of props) {

@@ -290,6 +290,8 @@ function renderLocated(message: Extract<HostNotification, { type: 'located' }>):
     score.textContent = file.score.toFixed(1);
     head.append(open, score);
     item.append(head);
+    // The line the stack frame names, as the source reads.
+    if (file.lineText !== undefined) item.append(el('div', 'snippet', `${file.line}: ${file.lineText}`));
     const why = el('ul', 'why');
     for (const reason of file.why) why.append(el('li', '', reason));
     item.append(why);

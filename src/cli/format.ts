@@ -98,6 +98,7 @@ export function formatLocate(answer: LocateAnswer): string {
   answer.files.forEach((file, i) => {
     // `path:line`, which a terminal opens at the line its stack frame names.
     lines.push(`${i + 1}. ${file.path}${file.line !== undefined ? `:${file.line}` : ''}  (${file.score.toFixed(1)})`);
+    if (file.lineText !== undefined) lines.push(`     ${file.line}: ${file.lineText}`);
     for (const why of file.why) lines.push(`     ${why}`);
     for (const chunk of file.chunks) lines.push(`     ${file.path}:${chunk.startLine}-${chunk.endLine}  ${chunk.title}`);
   });

@@ -5,7 +5,7 @@
 // Honesty rules as for a search (agent-output.ts): the text says how many files it left out for
 // the budget, and how to get the lines of a chunk (`read_chunk`, `read_range`).
 
-import { bytes, oneLine, titleUnderPath } from './agent-output.ts';
+import { bytes, numberedLine, oneLine, titleUnderPath } from './agent-output.ts';
 import type { LocateAnswer } from './locate.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 
@@ -50,6 +50,8 @@ export function formatLocateForAgent(answer: LocateAnswer, options: { budgetByte
 
 function fileBlock(file: LocateAnswer['files'][number], rank: number): string {
   const lines = [`${rank}. ${file.path} (score ${file.score}): ${file.why.join('; ')}`];
+  // The line its stack frame names, which an agent would read first.
+  if (file.line !== undefined && file.lineText !== undefined) lines.push(`   ${numberedLine(file.line, file.lineText).trimEnd()}`);
   for (const chunk of file.chunks) {
     const title = oneLine(titleUnderPath(file.path, chunk.title, chunk.kind), MAX_TITLE_CHARS);
     // Under its file's line, as a search answer prints a result under its file: the path once.

@@ -43,7 +43,9 @@
 // full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
 // do not bury the file a single frame and a quoted message point at.
 
+import { oneLine } from './agent-output.ts';
 import type { IndexKeeper } from './index-keeper.ts';
+import { redactText } from './redact.ts';
 import { inverseDocumentFrequency } from './search/lists.ts';
 import { isStopword } from './search/terms.ts';
 import { quote } from './store/store.ts';
@@ -61,6 +63,11 @@ export interface LocatedFile {
   chunks: Array<{ chunkId: number; title: string; kind: ChunkKind; startLine: number; endLine: number }>;
   /** The line the first stack frame in it names, when one names a line: where the program was. */
   line?: number;
+  /**
+   * That line's text as indexed, trimmed and cut at FRAME_LINE_MAX_CHARS: what an agent reads first.
+   * Secrets redacted already: out of its chunk, a line of a private key block no longer says what it is.
+   */
+  lineText?: string;
 }
 
 export interface LocateAnswer {
@@ -72,6 +79,7 @@ export interface LocateAnswer {
 
 export const DEFAULT_LOCATE_LIMIT = 10;
 const MAX_CHUNKS_PER_FILE = 3;
+const FRAME_LINE_MAX_CHARS = 160;
 
 const FRAME_WEIGHT = 10;
 const PATH_WEIGHT = 8;
@@ -394,16 +402,13 @@ class Board {
       return { path, evidence, role, score: score(evidence) * (role ? ROLE_FACTOR : 1) };
     });
     scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-    return scored.slice(0, limit).map(({ path, evidence, role, score }) => {
-      const line = byStrength(evidence).find((e) => e.line !== undefined)?.line;
-      return {
-        path,
-        score: Number(score.toFixed(3)),
-        why: role ? [...whyOf(evidence), ROLE_WHY[role]] : whyOf(evidence),
-        chunks: bestChunks(evidence),
-        ...(line !== undefined ? { line } : {}),
-      };
-    });
+    return scored.slice(0, limit).map(({ path, evidence, role, score }) => ({
+      path,
+      score: Number(score.toFixed(3)),
+      why: role ? [...whyOf(evidence), ROLE_WHY[role]] : whyOf(evidence),
+      chunks: bestChunks(evidence),
+      ...frameLine(evidence),
+    }));
   }
 }
 
@@ -433,6 +438,17 @@ function whyOf(evidence: readonly Evidence[]): string[] {
       why.push(`and ${phrases.length - WHY_PER_KIND} more ${kind === 'frame' ? 'frames' : kind === 'search' ? 'hits' : `${kind}s`}`);
   }
   return why;
+}
+
+/**
+ * The first frame's line, with its text unless that is blank or not indexed (a trace from an older
+ * version may name a line past the file's end).
+ */
+function frameLine(evidence: readonly Evidence[]): Pick<LocatedFile, 'line' | 'lineText'> {
+  const frame = byStrength(evidence).find((e) => e.line !== undefined);
+  if (frame?.line === undefined) return {};
+  const text = frame.chunk && redactText(frame.chunk.text).text.split('\n')[frame.line - frame.chunk.startLine]?.trim();
+  return text ? { line: frame.line, lineText: oneLine(text, FRAME_LINE_MAX_CHARS) } : { line: frame.line };
 }
 
 function bestChunks(evidence: readonly Evidence[]): LocatedFile['chunks'] {

@@ -27,6 +27,7 @@ suite('locating a stack trace', () => {
     await view.locator('#note', { hasText: /^Located \d+ files? from / }).waitFor();
     const first = view.locator('.result.located').first();
     assert.match(await first.locator('button.open').innerText(), /1\.\s*app › src\/store\.ts:31$/);
+    assert.match(await first.locator('.snippet').innerText(), /^31: return \[\.\.\.this\.entries\.values\(\)\]/, "the frame's line, as the source reads");
     assert.match(await first.locator('.why').innerText(), /stack frame src\/store\.ts:31 in ContentStore\.search/);
     // A long chunk title is cut short; the line range beside it stays whole, on one line.
     for (const row of await view.locator('.result.located button.chunk').all()) {

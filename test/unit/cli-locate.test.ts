@@ -30,7 +30,8 @@ test('a piped Go panic prints the ranked files with their reasons and chunks', (
   assert.match(lines[0]!, /^From 2 frames, .* \(\d+ ms\):$/);
   // `path:line`, which a terminal opens at the line the frame names.
   assert.match(lines[2]!, /^1\. worker\/queue\/consumer\.go:10 {2}\([\d.]+\)$/);
-  assert.equal(lines[3], '     stack frame worker/queue/consumer.go:10 in Consumer.Poll');
+  assert.equal(lines[3], '     10: panic("queue closed while polling")');
+  assert.equal(lines[4], '     stack frame worker/queue/consumer.go:10 in Consumer.Poll');
   assert.ok(lines.includes('     worker/queue/consumer.go:8-13  Consumer > Poll'));
   assert.ok(lines.some((line) => /^2\. worker\/main\.go/.test(line)));
   assert.ok(!lines.some((line) => /^3\. /.test(line)), '--limit 2');

@@ -33,6 +33,7 @@ test('a Python traceback from an installed copy points at the raising file first
   const frameChunk = gateway!.chunks[0]!;
   assert.ok(frameChunk.startLine <= 10 && 10 <= frameChunk.endLine, 'the first chunk holds the frame line');
   assert.equal(gateway!.line, 10, 'the line a person opening the file lands on');
+  assert.equal(gateway!.lineText, 'raise ValueError("amount must be positive")');
   assert.equal(cli!.chunks[0]!.title, 'main');
   assert.ok(answer.clues.some((c) => c.kind === 'error' && c.text === 'ValueError'));
 });
@@ -150,4 +151,12 @@ test('a long paste (a whole issue, a 200-frame trace) is answered with bounded w
     'many frames in one file are summed up, not listed',
   );
   assert.ok(answer.elapsedMs < 3000, `answered in ${answer.elapsedMs.toFixed(0)} ms`);
+});
+
+test("a frame naming a line past the file's end (a trace from an older version) still ranks the file, with the line but no text", async () => {
+  const answer = await locate(keeper, 'Traceback (most recent call last):\n  File "/srv/app/payments/gateway.py", line 400, in charge\nValueError: boom');
+  const gateway = answer.files[0]!;
+  assert.equal(gateway.path, 'app/payments/gateway.py');
+  assert.equal(gateway.line, 400);
+  assert.equal(gateway.lineText, undefined);
 });

@@ -32,7 +32,7 @@ after(async () => {
   await client?.close();
 });
 
-test('locate turns a pasted traceback into ranked files with reasons, line ranges and chunk ids', async () => {
+test("locate turns a pasted traceback into ranked files with reasons, the frame's line, line ranges and chunk ids", async () => {
   const answer = await call('locate', { text: fixture('python.txt'), limit: 3 });
   assert.equal(answer.isError, false);
   const lines = answer.text.split('\n');
@@ -41,8 +41,9 @@ test('locate turns a pasted traceback into ranked files with reasons, line range
     lines[1]!,
     /^1\. app\/payments\/gateway\.py \(score [\d.]+\): stack frame app\/payments\/gateway\.py:10 in charge; quotes "amount must be positive" verbatim/,
   );
-  // Under the file's line, its best chunk: line range, title and id.
-  const chunkLine = lines[2]!;
+  // Under the file's line, the line its frame names, as the source reads; then its best chunk: line range, title and id.
+  assert.equal(lines[2], '   10: raise ValueError("amount must be positive")');
+  const chunkLine = lines[3]!;
   const [, start, end, id] = /^ {3}(\d+)-(\d+) .* · chunk (\d+)$/.exec(chunkLine)!;
   assert.ok(Number(start) <= 10 && 10 <= Number(end), 'the first chunk holds the frame line');
   // The id reads the chunk the answer pointed at.

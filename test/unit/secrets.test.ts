@@ -20,7 +20,7 @@ import type { FolderSpec, RequestBody, RequestResult, RequestType } from '../../
 import { EngineClient } from '../../src/worker/client.ts';
 import { runScript, srcModule } from './helpers/child-script.ts';
 import { random } from './helpers/random.ts';
-import { plantSecrets, type SecretCorpus } from './helpers/secret-corpus.ts';
+import { plantSecrets, tracesIntoSecrets, type SecretCorpus } from './helpers/secret-corpus.ts';
 import { tempDir } from './helpers/store.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -303,13 +303,14 @@ describe('no planted secret reaches an agent', () => {
       }
     }
     assert.equal(chunkIds.size, 0, 'every chunk id a search gave was read');
-    // Every file, credential files included, through read_range; every query through locate.
+    // Every file, credential files included, through read_range; every query, and a trace into each secret's line, through locate.
     for (const file of [...new Set(corpus.secrets.map((s) => s.file)), ...corpus.ordinaryFiles, '.ssh/config']) {
       const range = await call('read_range', { path: file, start_line: 1, end_line: 400 });
       if (corpus.keptOutFiles.includes(file)) assert.match(range, /excluded by the index's rules/, `${file} is not read`);
       answers.push(range);
     }
-    for (const query of queries) answers.push(await call('locate', { text: query }));
+    // A frame's line is printed as the source reads: traces pointing at each secret's line too.
+    for (const text of [...queries, ...tracesIntoSecrets(root, corpus)]) answers.push(await call('locate', { text }));
     const all = answers.join('\n');
     assert.deepEqual(leaks(corpus, all), []);
     for (const file of corpus.keptOutFiles) {

@@ -166,3 +166,15 @@ export function plantSecrets(root: string, seed = 13): SecretCorpus {
   const keptOutFiles = [...new Set([...secrets.filter((s) => s.keptOut).map((s) => s.file), '.ssh/config'])].sort();
   return { secrets, ordinaryFiles, keptOutFiles };
 }
+
+/**
+ * For each planted secret, a stack trace whose one frame names the secret's line by another
+ * machine's path to its file, as a CI log would: `locate` prints the line a frame names.
+ */
+export function tracesIntoSecrets(root: string, corpus: SecretCorpus): string[] {
+  return corpus.secrets.map((secret) => {
+    const lines = fs.readFileSync(path.join(root, secret.file), 'utf8').split('\n');
+    const line = lines.findIndex((text) => text.includes(secret.secret.split('\n')[0]!)) + 1;
+    return `Error: ${secret.context} failed\n    at load (/home/ci/build/${secret.file}:${line}:1)`;
+  });
+}
