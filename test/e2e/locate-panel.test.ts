@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
-
-// A trace as a CI machine would print it: another machine's folder, the workspace's files inside it;
-// its second frame names a file the workspace does not have.
-const TRACE = [
-  "TypeError: Cannot read properties of undefined (reading 'toLowerCase')",
-  '    at ContentStore.search (/home/ci/work/fixture/app/src/store.ts:31:47)',
-  '    at Array.filter (<anonymous>)',
-  '    at runQuery (/home/ci/work/fixture/app/src/query.ts:12:9)',
-].join('\n');
+import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
 suite('locating a stack trace', () => {
   test('a trace selected in an editor is located from the palette: the panel ranks the files it points at, says why, and opens them at the frame and the chunk', async () => {
@@ -19,7 +11,7 @@ suite('locating a stack trace', () => {
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor();
     // Inserted, not typed: typing would let the editor close the brackets itself.
-    await page.keyboard.insertText(TRACE);
+    await page.keyboard.insertText(WORKSPACE_TRACE);
     await page.keyboard.press('ControlOrMeta+A');
     await (await commandPalette('Fused Search: Locate', 'Fused Search: Locate from Issue or Stack Trace')).click();
 

@@ -2,16 +2,9 @@ import assert from 'node:assert/strict';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { FolderLocateAnswer } from '../../src/protocol/worker.ts';
+import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
 const locate = (text?: string) => vscode.commands.executeCommand<FolderLocateAnswer | undefined>('fusedSearch.locate', ...(text !== undefined ? [text] : []));
-
-// A trace as a CI machine would print it: another folder, the workspace's files inside it.
-const TRACE = [
-  "TypeError: Cannot read properties of undefined (reading 'toLowerCase')",
-  '    at ContentStore.search (/home/ci/work/fixture/app/src/store.ts:31:47)',
-  '    at Array.filter (<anonymous>)',
-  '    at runQuery (/home/ci/work/fixture/app/src/query.ts:12:9)',
-].join('\n');
 
 suite('Locate from Issue or Stack Trace', () => {
   suiteSetup(async function () {
@@ -21,7 +14,7 @@ suite('Locate from Issue or Stack Trace', () => {
   });
 
   test('a stack trace given to the command ranks the file its frame points at first, with the reason and the chunk', async () => {
-    const answer = await locate(TRACE);
+    const answer = await locate(WORKSPACE_TRACE);
     assert.ok(answer, 'the command answers');
     const top = answer.files[0];
     assert.ok(top, 'a file');
@@ -36,9 +29,9 @@ suite('Locate from Issue or Stack Trace', () => {
 
   test('with nothing selected and no text given, the clipboard is located', async function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.env.clipboard.writeText(TRACE);
+    await vscode.env.clipboard.writeText(WORKSPACE_TRACE);
     // A headless code-server may have no clipboard; the text argument above covers the rest.
-    if ((await vscode.env.clipboard.readText()) !== TRACE) this.skip();
+    if ((await vscode.env.clipboard.readText()) !== WORKSPACE_TRACE) this.skip();
     const answer = await locate();
     assert.equal(answer?.files[0]?.path, 'src/store.ts');
   });
@@ -50,7 +43,7 @@ suite('Locate from Issue or Stack Trace', () => {
     const terminal = vscode.window.createTerminal({ name: 'failing run' });
     terminal.show();
     try {
-      const quoted = TRACE.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
+      const quoted = WORKSPACE_TRACE.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
       terminal.sendText(`printf '%s\\n' ${quoted.join(' ')}`);
       // The shell prints when it gets to it: select and locate until the trace is on the screen.
       const deadline = Date.now() + 30_000;
@@ -69,7 +62,7 @@ suite('Locate from Issue or Stack Trace', () => {
   });
 
   test('the editor selection is located before the clipboard', async () => {
-    const document = await vscode.workspace.openTextDocument({ content: `notes\n${TRACE}\n`, language: 'plaintext' });
+    const document = await vscode.workspace.openTextDocument({ content: `notes\n${WORKSPACE_TRACE}\n`, language: 'plaintext' });
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(1, 0, 2, 200);
     await vscode.env.clipboard.writeText('nothing that points at code');
