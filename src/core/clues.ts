@@ -28,7 +28,11 @@ export interface SymbolMention {
 }
 
 export interface Extracted {
-  /** Frames and `path:line` mentions, in the order the text has them. */
+  /**
+   * Frames and `path:line` mentions, in the order the text has them, except a Python traceback's
+   * frames: it prints the innermost last ("most recent call last"), every other runtime first, so
+   * they are turned around and the innermost comes first here too.
+   */
   frames: Frame[];
   /** Paths named without a line. */
   paths: string[];
@@ -136,7 +140,7 @@ export function splitSymbol(written: string): SymbolMention | undefined {
 
 function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }): void {
   const python = PYTHON_FRAME.exec(line);
-  if (python) return found.frame({ path: python[1]!, line: Number(python[2]), ...symbolOf(python[3]), text: python[0] });
+  if (python) return found.frame({ path: python[1]!, line: Number(python[2]), ...symbolOf(python[3]), text: python[0] }, 'innermost last');
   const java = JAVA_FRAME.exec(line);
   if (java) {
     // `at com.x.Y$Inner.method(Y.java:42)`: the file lives in the package's folder.
@@ -221,19 +225,23 @@ function readWords(line: string, found: Collector): void {
 class Collector {
   private readonly frames: Frame[] = [];
   private readonly frameKeys = new Set<string>();
+  /** The frames of Python tracebacks. */
+  private readonly innermostLast = new Set<Frame>();
   private readonly paths = new Set<string>();
   private readonly symbols = new Map<string, SymbolMention>();
   private readonly errors = new Set<string>();
   private readonly messages = new Set<string>();
   private readonly words = new Map<string, number>();
 
-  frame(frame: Frame): void {
+  frame(frame: Frame, order: 'innermost first' | 'innermost last' = 'innermost first'): void {
     const path = normalisePath(frame.path);
     if (!path) return;
     const key = `${path}:${frame.line ?? ''}`;
     if (this.frameKeys.has(key) || this.frames.length >= MAX_FRAMES) return;
     this.frameKeys.add(key);
-    this.frames.push({ ...frame, path });
+    const kept = { ...frame, path };
+    this.frames.push(kept);
+    if (order === 'innermost last') this.innermostLast.add(kept);
     if (frame.symbol) this.symbol(frame.symbol);
   }
 
@@ -273,8 +281,12 @@ class Collector {
 
   result(): Extracted {
     const framed = new Set(this.frames.map((frame) => frame.path));
+    // The Python frames turned around in the places they hold: a chained traceback's last, the
+    // exception that ended the program, comes first.
+    const turned = [...this.innermostLast].reverse();
+    let next = 0;
     return {
-      frames: this.frames,
+      frames: this.frames.map((frame) => (this.innermostLast.has(frame) ? turned[next++]! : frame)),
       paths: [...this.paths].filter((path) => !framed.has(path)),
       symbols: [...this.symbols.values()].filter((symbol) => symbol.qualifier || !this.errors.has(symbol.name)),
       errors: [...this.errors],

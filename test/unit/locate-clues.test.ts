@@ -10,12 +10,29 @@ const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/locate/${
 const frames = (text: string) => extractClues(text).frames.map((f) => `${f.path}:${f.line ?? ''}${f.symbol ? ` ${f.symbol}` : ''}`);
 const symbols = (text: string) => extractClues(text).symbols.map((s) => (s.qualifier ? `${s.qualifier}.${s.name}` : s.name));
 
-test('a Python traceback gives each frame its path, line and function, and the error its message', () => {
+test('a Python traceback gives each frame its path, line and function, innermost first as other runtimes print them, and the error its message', () => {
   const clues = extractClues(fixture('python.txt'));
-  assert.deepEqual(frames(fixture('python.txt')), ['/home/ci/build/app/cli.py:7 main', '/usr/lib/python3.12/site-packages/app/payments/gateway.py:10 charge']);
+  assert.deepEqual(frames(fixture('python.txt')), ['/usr/lib/python3.12/site-packages/app/payments/gateway.py:10 charge', '/home/ci/build/app/cli.py:7 main']);
   assert.deepEqual(clues.errors, ['ValueError']);
   assert.ok(clues.messages.includes('amount must be positive'));
   assert.ok(symbols(fixture('python.txt')).includes('gateway.charge'), 'the code line the frame quotes names a call');
+});
+
+test("a chained Python traceback's frames come innermost first, the last traceback's first, beside a file:line the text names", () => {
+  const text = [
+    'Traceback (most recent call last):',
+    '  File "app/db.py", line 3, in connect',
+    'OSError: refused',
+    '',
+    'During handling of the above exception, another exception occurred:',
+    '',
+    'Traceback (most recent call last):',
+    '  File "app/cli.py", line 7, in main',
+    '  File "app/cli.py", line 20, in run',
+    'RuntimeError: no database',
+    'See app/config.py:12 for the setting.',
+  ].join('\n');
+  assert.deepEqual(frames(text), ['app/cli.py:20 run', 'app/cli.py:7 main', 'app/db.py:3 connect', 'app/config.py:12']);
 });
 
 test('a Node stack gives frames with functions and skips Node internals and the express frame stays a frame', () => {

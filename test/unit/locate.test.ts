@@ -160,3 +160,17 @@ test("a frame naming a line past the file's end (a trace from an older version) 
   assert.equal(gateway.line, 400);
   assert.equal(gateway.lineText, undefined);
 });
+
+test("of a Python traceback's frames in one file, the innermost, printed last, is the line the file opens at", async () => {
+  const text = [
+    'Traceback (most recent call last):',
+    '  File "/srv/app/payments/gateway.py", line 14, in refund',
+    '  File "/srv/app/payments/gateway.py", line 10, in charge',
+    'ValueError: amount must be positive',
+  ].join('\n');
+  const gateway = (await locate(keeper, text)).files[0]!;
+  assert.equal(gateway.path, 'app/payments/gateway.py');
+  assert.equal(gateway.line, 10);
+  assert.equal(gateway.lineText, 'raise ValueError("amount must be positive")');
+  assert.deepEqual(gateway.why.slice(0, 2), ['stack frame app/payments/gateway.py:10 in charge', 'stack frame app/payments/gateway.py:14 in refund']);
+});
