@@ -290,8 +290,13 @@ function renderLocated(message: Extract<HostNotification, { type: 'located' }>):
     score.textContent = file.score.toFixed(1);
     head.append(open, score);
     item.append(head);
-    // The line the stack frame names, as the source reads.
-    if (file.lineText !== undefined) item.append(el('div', 'snippet', `${file.line}: ${file.lineText}`));
+    // The line the stack frame names, as the source reads; a click opens the file there, as the file's own button does.
+    if (file.lineText !== undefined) {
+      const frameLine = el('button', 'snippet frame-line', `${file.line}: ${file.lineText}`);
+      frameLine.title = open.title;
+      frameLine.addEventListener('click', () => vscode.postMessage({ type: 'openLocated', index }));
+      item.append(frameLine);
+    }
     const why = el('ul', 'why');
     for (const reason of file.why) why.append(el('li', '', reason));
     item.append(why);

@@ -19,7 +19,7 @@ suite('locating a stack trace', () => {
     await view.locator('#note', { hasText: /^Located \d+ files? from / }).waitFor();
     const first = view.locator('.result.located').first();
     assert.match(await first.locator('button.open').innerText(), /1\.\s*app › src\/store\.ts:31$/);
-    assert.match(await first.locator('.snippet').innerText(), /^31: return \[\.\.\.this\.entries\.values\(\)\]/, "the frame's line, as the source reads");
+    assert.match(await first.locator('.frame-line').innerText(), /^31: return \[\.\.\.this\.entries\.values\(\)\]/, "the frame's line, as the source reads");
     assert.match(await first.locator('.why').innerText(), /stack frame src\/store\.ts:31 in ContentStore\.search/);
     // A long chunk title is cut short; the line range beside it stays whole, on one line.
     for (const row of await view.locator('.result.located button.chunk').all()) {
@@ -28,7 +28,8 @@ suite('locating a stack trace', () => {
     }
     await screenshot('locate-panel');
 
-    // The file opens at the frame's line; its first chunk, the one holding that line, opens selected whole.
+    // The file opens at the frame's line; its first chunk, the one holding that line, opens selected
+    // whole; the frame's line under the file opens the file at that line again.
     const selection = page.locator('[id="status.editor.selection"]');
     await first.locator('button.open').click();
     await page.locator('.tab.active', { hasText: 'store.ts' }).waitFor();
@@ -38,6 +39,8 @@ suite('locating a stack trace', () => {
     assert.ok(range && Number(range[1]) <= 31 && 31 <= Number(range[2]), `the chunk holds line 31: ${range?.[0]}`);
     await chunk.click();
     await selection.filter({ hasText: `Ln ${range[2]},` }).waitFor();
+    await first.locator('.frame-line').click();
+    await selection.filter({ hasText: /^Ln 31, Col \d+ \(\d+ selected\)$/ }).waitFor();
 
     // Leave the editors as the suite found them, none open: the untitled one is reverted first, or
     // closing it would ask.
