@@ -61,7 +61,7 @@ export interface LocatedFile {
   why: string[];
   /** The best chunks in it: symbol title, kind and 1-based line range. */
   chunks: Array<{ chunkId: number; title: string; kind: ChunkKind; startLine: number; endLine: number }>;
-  /** The line the first stack frame in it names, when one names a line: where the program was. */
+  /** The line its innermost stack frame names (of those surest of the path), when one names a line: where the program was. */
   line?: number;
   /**
    * That line's text as indexed, trimmed and cut at FRAME_LINE_MAX_CHARS: what an agent reads first.
@@ -441,8 +441,8 @@ function whyOf(evidence: readonly Evidence[]): string[] {
 }
 
 /**
- * The first frame's line, with its text unless that is blank or not indexed (a trace from an older
- * version may name a line past the file's end).
+ * The strongest frame's line, the innermost of equals, with its text unless that is blank or not
+ * indexed (a trace from an older version may name a line past the file's end).
  */
 function frameLine(evidence: readonly Evidence[]): Pick<LocatedFile, 'line' | 'lineText'> {
   const frame = byStrength(evidence).find((e) => e.line !== undefined);
