@@ -32,7 +32,10 @@ suite('the panel waits fusedSearch.debounceMs after the last keystroke', () => {
       const [text, shows] = QUERIES[turn++ % QUERIES.length]!;
       const started = Date.now();
       await field.fill(text);
-      await view.locator('.result', { hasText: shows }).first().waitFor({ timeout: 10_000 });
+      // Search results only: a located list left by an earlier suite lists files named for both
+      // queries (`store.ts`, the hostile note whose headings say quokka), and would answer every probe
+      // at once, each keystroke putting the search off again.
+      await view.locator('.result:not(.located)', { hasText: shows }).first().waitFor({ timeout: 10_000 });
       return Date.now() - started;
     };
     // A changed workspace file reaches the extension a moment later, at a time the UI does not
