@@ -445,6 +445,9 @@ interface Printed {
  * `line: text` lines. A result's copies the text names (`(same text also at p:a-b, …)`) count
  * as results of the same rank whose lines were printed: their text is the result's, line for line.
  */
+/** A file line as answers print it (numberedLine): `61: text`. */
+const PRINTED_LINE = /^(\d+):/;
+
 function parseAnswer(text: string): Printed[] {
   const results: Printed[] = [];
   const copies: Array<{ of: Printed; path: string; start: number; end: number }> = [];
@@ -452,7 +455,7 @@ function parseAnswer(text: string): Printed[] {
   let previous = '';
   for (const line of text.split('\n')) {
     const head = /^\[(\d+)\] (\d+)-(\d+) /.exec(line);
-    const printed = /^(\d+):/.exec(line);
+    const printed = PRINTED_LINE.exec(line);
     if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
     else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
     else if (line.startsWith('(same text also at ') && results.length > 0) {
@@ -632,7 +635,7 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
  * result headers, notes and trailer. Whatever the excerpts print comes on top of this.
  */
 function bytesWithoutLines(text: string): number {
-  const kept = text.split('\n').filter((line) => !/^\d+:/.test(line) && line !== '…');
+  const kept = text.split('\n').filter((line) => !PRINTED_LINE.test(line) && line !== '…');
   return Buffer.byteLength(kept.join('\n'));
 }
 
