@@ -434,3 +434,40 @@ test('the copies line counts against the budget like any header', () => {
     assert.ok(out.text.includes('(same text also at docs/commands/npm-command-0.md:300-320, docs/commands/npm-command-1.md:300-320 and 38 more)'));
   }
 });
+
+test('a statement whose lines together hold more of the query than any one line is printed whole, past a second result’s lines, never a third’s', () => {
+  // The stylish formatter's summary: each of its lines holds one query word, the line that holds two sits elsewhere.
+  const lines = ['function format(results) {', '  let output = "";'];
+  for (let i = 0; i < 20; i++) lines.push(`  step${i}(results); // ordinary work ${i}`);
+  lines.push(
+    '  if (total > 0) {',
+    '    output += styleText(',
+    '      summaryColor,',
+    '      [',
+    '        total,',
+    '        pluralize(" problem", total),',
+    '        " (",',
+    '        errorCount,',
+    '        pluralize(" error", errorCount),',
+    '        ", ",',
+    '        warningCount,',
+    '        pluralize(" warning", warningCount),',
+    '        ")",',
+    '      ].join(""),',
+    '    );',
+    '  }',
+  );
+  for (let i = 0; i < 20; i++) lines.push(`  more${i}(results); // ordinary work ${i}`);
+  lines.push('  if (fixableErrorCount > 0 || fixableWarningCount > 0) flagFixable(output);', '  return output;', '}');
+  const head = lines.indexOf('  if (total > 0) {') + 10;
+  const closer = lines.indexOf('      ].join(""),') + 12;
+  const passagePrinted = (rank: number) => {
+    const results = Array.from({ length: rank }, (_, i) => ({ ...result(i, lines.length), score: 1 / (2 * i + 1) }));
+    const out = formatForAgent('formatter problems errors warnings summary', response(results), { chunkText: () => lines.join('\n') });
+    return out.shown[rank - 1]!.printed.some(([a, b]) => a <= head && b >= closer);
+  };
+  assert.ok(closer - head + 1 > 12, 'longer than a second result’s twelve lines');
+  assert.ok(passagePrinted(1), 'the first result prints it');
+  assert.ok(passagePrinted(2), 'so does the second, past its twelve lines');
+  assert.ok(!passagePrinted(3), 'the third prints its best line only');
+});
