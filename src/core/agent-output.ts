@@ -89,6 +89,11 @@ const MAX_STATEMENT_LINES = 16;
 const MAX_PASSAGE_LINES = 24;
 /** Ranks allowed fewer lines than this (the third on) print their best lines, never a passage. */
 const MIN_PASSAGE_ALLOWANCE = LINES_BY_RANK[1]!;
+/**
+ * A line that assigns a plain name, with its declaration's words before it: `const match = …`,
+ * `opts = opts || {}`, `struct task_struct *t = p;`, `err |= check()`; the name is group 1.
+ */
+const ONE_LINE_ASSIGNMENT = /^\s*(?:[A-Za-z_$][\w$<>[\]]*\s+)*\**([A-Za-z_$][\w$]*)\s*(?:[-+*/%&|^]|\|\||&&|\?\?)?=(?![=>])/;
 /** A line that ends by opening a bracket: `) {`, `} else {`, `foo(`. */
 const OPENS_BLOCK = /[{([]\s*(?:\/\/.*)?$/;
 /** A line is a match when it holds at least this share of what the chunk's best line holds. */
@@ -524,10 +529,38 @@ function densestPassage(lines: readonly string[], scores: readonly number[], ter
     const passage = above >= 0 && lines[above]!.trim() !== '' && indent(above) < indent(statement[0]!) ? [above, ...statement] : statement;
     // The symbol's whole body is the small-chunk rule's business, not a passage within it.
     if (passage.length > MAX_PASSAGE_LINES || passage[0]! <= firstCode) continue;
+    passage.unshift(...inputsAbove(lines, passage, firstCode));
     const weight = lineScore(passage.map((i) => lines[i]).join('\n'), terms);
     if (!best || weight > best.score || (weight === best.score && passage.length < best.lines.length)) best = { lines: passage, score: weight };
   }
   return best;
+}
+
+/**
+ * The one-line assignments right above a passage of the names its head tests (`const match =
+ * newSri.match(sri)` above `if (match || …)`), nearest last, as many as fit in MAX_PASSAGE_LINES:
+ * a condition printed without what it tests leaves the reader a read_range away from its meaning.
+ * Of the 60 answers of bench/agent-bytes.ts it changed ssri's alone, which it printed in full.
+ */
+function inputsAbove(lines: readonly string[], passage: readonly number[], firstCode: number): number[] {
+  const head = lines[passage.find((i) => !COMMENT_LINE.test(lines[i]!)) ?? passage[0]!]!;
+  const inputs: number[] = [];
+  for (let k = passage[0]! - 1; k > firstCode && passage.length + inputs.length < MAX_PASSAGE_LINES; k--) {
+    const line = lines[k]!;
+    const name = ONE_LINE_ASSIGNMENT.exec(line)?.[1];
+    if (!name || OPENS_BLOCK.test(line) || LEFT_OPEN.test(line) || !holdsWord(head, name)) break;
+    inputs.unshift(k);
+  }
+  return inputs;
+}
+
+/** Whether `text` holds `name` as a whole identifier, not inside a longer one. */
+function holdsWord(text: string, name: string): boolean {
+  const identifierChar = /[\w$]/;
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    if (!identifierChar.test(text[at - 1] ?? ' ') && !identifierChar.test(text[at + name.length] ?? ' ')) return true;
+  }
+  return false;
 }
 
 /**

@@ -471,3 +471,28 @@ test('a statement whose lines together hold more of the query than any one line 
   assert.ok(passagePrinted(2), 'so does the second, past its twelve lines');
   assert.ok(!passagePrinted(3), 'the third prints its best line only');
 });
+
+test('a passage comes with the one-line assignments right above it of the names its head tests, and no further', () => {
+  // ssri's checkData: `if (match || …)` means nothing without `const match = …` above it.
+  const lines = ['function checkData(data, sri, opts) {', '  sri = parse(sri, opts)'];
+  for (let i = 0; i < 20; i++) lines.push(`  step${i}(data); // ordinary work ${i}`);
+  lines.push(
+    '  const digest = hash(data)',
+    '  const match = parse(digest).match(sri, opts)',
+    '  opts = opts || {}',
+    '  if (match || !opts.error) {',
+    '    return match',
+    '  } else {',
+    '    const err = new Error(`Integrity checksum failed: wanted ${sri}`)',
+    "    err.code = 'EINTEGRITY'",
+    '    throw err',
+    '  }',
+    '}',
+  );
+  const out = formatForAgent('integrity checksum failed EINTEGRITY', response([result(0, lines.length)]), { chunkText: () => lines.join('\n') });
+  // The chunk starts at file line 10: its line i is file line 10 + i.
+  const at = (text: string) => lines.indexOf(text) + 10;
+  const run = out.shown[0]!.printed.find(([a, b]) => a <= at('  const match = parse(digest).match(sri, opts)') && b >= at('  }'));
+  assert.ok(run, `the assignments of match and opts open the passage's run: ${JSON.stringify(out.shown[0]!.printed)}`);
+  assert.ok(run[0] > at('  const digest = hash(data)'), 'digest is not what the head tests');
+});
