@@ -511,9 +511,11 @@ function statementAround(lines: readonly string[], at: number, maxLines = MAX_ST
 /**
  * The statement around a matched line that holds the most of the query's words (the fewest lines
  * among equals), with the head of the block it sits in when that is the line right above it (the
- * `if` that says when it runs); its lines and the weight of the words it holds.
+ * `if` that says when it runs) and the assignments above it of what its head tests; its lines and
+ * the weight of the words it holds.
  */
 function densestPassage(lines: readonly string[], scores: readonly number[], terms: string[]): { lines: number[]; score: number } | undefined {
+  const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
   let best: { lines: number[]; score: number } | undefined;
   const seen = new Set<string>();
   const firstCode = signatureLines(lines)[0] ?? 0;
@@ -525,7 +527,6 @@ function densestPassage(lines: readonly string[], scores: readonly number[], ter
     if (seen.has(key)) continue;
     seen.add(key);
     const above = statement[0]! - 1;
-    const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
     const passage = above >= 0 && lines[above]!.trim() !== '' && indent(above) < indent(statement[0]!) ? [above, ...statement] : statement;
     // The symbol's whole body is the small-chunk rule's business, not a passage within it.
     if (passage.length > MAX_PASSAGE_LINES || passage[0]! <= firstCode) continue;
