@@ -459,8 +459,9 @@ test('a statement whose lines together hold more of the query than any one line 
   );
   for (let i = 0; i < 20; i++) lines.push(`  more${i}(results); // ordinary work ${i}`);
   lines.push('  if (fixableErrorCount > 0 || fixableWarningCount > 0) flagFixable(output);', '  return output;', '}');
+  // The chunk starts at file line 10: its line i is file line 10 + i.
   const head = lines.indexOf('  if (total > 0) {') + 10;
-  const closer = lines.indexOf('      ].join(""),') + 12;
+  const closer = lines.indexOf('  }') + 10;
   const passagePrinted = (rank: number) => {
     const results = Array.from({ length: rank }, (_, i) => ({ ...result(i, lines.length), score: 1 / (2 * i + 1) }));
     const out = formatForAgent('formatter problems errors warnings summary', response(results), { chunkText: () => lines.join('\n') });
