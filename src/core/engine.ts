@@ -8,7 +8,7 @@ import { INDEX_DIR, IndexFullError, Indexer, type IndexSummary, type SyncOptions
 import { resolveIndexOptions, resolveSearchOptions, type IndexOptions, type SearchOptionsInput } from './options.ts';
 import { Vocabulary } from './search/fuzzy.ts';
 import { SCORE_BUDGET } from './search/lists.ts';
-import { filteredDepth, search } from './search/pipeline.ts';
+import { filteredDepth, piecesHeld, search } from './search/pipeline.ts';
 import { IndexLease, type LeaseOptions } from './index-lease.ts';
 import { isBusy } from './store/database.ts';
 import { IndexStore, VOCABULARY_PAGE_WORDS, type CatalogEntry, type IndexStats, type StoredChunk } from './store/store.ts';
@@ -545,6 +545,11 @@ export class Engine {
 
   chunk(id: number): StoredChunk | undefined {
     return this.store.chunk(id);
+  }
+
+  /** The query's words this index holds as typed (its typo retry would not correct them). */
+  piecesHeld(query: string): string[] {
+    return piecesHeld(this.store, query);
   }
 
   /** One file's chunks in line order. */

@@ -448,6 +448,11 @@ export class IndexKeeper {
     return this.engine.chunk(id);
   }
 
+  /** The query's words this index holds as typed (Engine.piecesHeld). */
+  piecesHeld(query: string): string[] {
+    return this.engine.piecesHeld(query);
+  }
+
   chunksOfFile(relPath: string): StoredChunk[] {
     return this.engine.chunksOfFile(relPath);
   }
@@ -889,9 +894,27 @@ export async function searchFolders<T>(
       ? { ...options, offset: 0, limit: page.offset + page.limit, rerankWindow: page.rerankWindow, candidateDepth: page.candidateDepth }
       : options;
   const merged: MergedSearch<T> = { results: [], offset: page.offset, corrections: [], candidates: 0, elapsedMs: 0 };
-  for (const { keeper, folder } of folders) {
+  const answers: SearchResponse[] = [];
+  for (const { keeper } of folders) {
     if (!stillWanted()) return undefined;
-    const answer = await keeper.search(query, asked);
+    answers.push(await keeper.search(query, asked));
+  }
+  // A word one folder holds is no typo in another that lacks it: corrected there (`expiry`, which
+  // only the notes hold, becoming `export` in the code), it would add chunks that hold nothing
+  // asked for and name a correction the answer did not make. Such a folder searches again,
+  // leaving the word as typed; the question is asked only when some folder corrected a word.
+  const corrected = new Set(answers.flatMap((answer) => answer.corrections.map(([typed]) => typed)));
+  if (corrected.size > 0 && folders.length > 1) {
+    const held = new Set(folders.flatMap(({ keeper }) => keeper.piecesHeld(query)).filter((piece) => corrected.has(piece)));
+    for (const [i, { keeper }] of folders.entries()) {
+      if (!answers[i]!.corrections.some(([typed]) => held.has(typed))) continue;
+      if (!stillWanted()) return undefined;
+      const again = await keeper.search(query, { ...asked, wordsHeldElsewhere: [...held] });
+      answers[i] = { ...again, elapsedMs: answers[i]!.elapsedMs + again.elapsedMs };
+    }
+  }
+  for (const [i, { folder }] of folders.entries()) {
+    const answer = answers[i]!;
     merged.elapsedMs += answer.elapsedMs;
     merged.candidates += answer.candidates;
     for (const result of answer.results) merged.results.push({ result, folder });

@@ -161,6 +161,10 @@ export const SEARCH_OPTION_SCHEMAS = {
     .default(DEFAULT_TEST_WEIGHT)
     .describe('What share of its score a test keeps against code, unless the query asks about tests (test, spec, fixture, mock); 1 ranks tests as code.'),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
+  wordsHeldElsewhere: z
+    .array(z.string())
+    .default([])
+    .describe('Query words the typo retry leaves as typed though this index lacks them: another folder searched beside it holds them.'),
   stages: z
     .object({
       porter: z.boolean().default(true),
@@ -352,6 +356,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
     titleColumnWeight: validOrDefault(s.titleColumnWeight, input.titleColumnWeight),
     testWeight: validOrDefault(s.testWeight, input.testWeight),
     fuzzy: validOrDefault(s.fuzzy, input.fuzzy),
+    wordsHeldElsewhere: validOrDefault(s.wordsHeldElsewhere, input.wordsHeldElsewhere),
     stages: {
       porter: validOrDefault(stages.porter, input.stages?.porter),
       trigram: validOrDefault(stages.trigram, input.stages?.trigram),

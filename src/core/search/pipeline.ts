@@ -78,7 +78,8 @@ export function search(context: SearchContext, query: string, input: SearchOptio
   let corrections: Array<[string, string]> = [];
   let { feedbackWords } = typed;
 
-  const retry = options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0) ? correct(context, terms) : undefined;
+  const retry =
+    options.fuzzy === 'unknown-words' || (options.fuzzy === 'empty' && ranked.length === 0) ? correct(context, terms, options.wordsHeldElsewhere) : undefined;
   if (retry && retry.corrections.length > 0) {
     corrections = retry.corrections;
     const corrected = run(context.store, retry.terms, semantic, options);
@@ -322,7 +323,12 @@ function pieceIdf(store: IndexStore, pieces: QueryPieces): number[] {
  * words of the query are spelled right (`kuberntes pods`); in `empty` mode the caller only asks
  * when the typed query found nothing.
  */
-function correct(context: SearchContext, terms: QueryTerms, retried = false): { terms: QueryTerms; corrections: Array<[string, string]> } | undefined {
+function correct(
+  context: SearchContext,
+  terms: QueryTerms,
+  heldElsewhere: readonly string[],
+  retried = false,
+): { terms: QueryTerms; corrections: Array<[string, string]> } | undefined {
   const { store } = context;
   const last = terms.pieces.at(-1);
   const unknown = terms.pieces.filter(
@@ -330,8 +336,8 @@ function correct(context: SearchContext, terms: QueryTerms, retried = false): { 
       [...piece].length >= 3 &&
       [...piece].length <= MAX_CORRECTABLE_CHARS &&
       !/^\p{N}+$/u.test(piece) &&
-      !store.hasWord(piece) &&
-      !(piece === last && store.holdsSubstring(piece)),
+      !heldAsTyped(store, piece, last) &&
+      !heldElsewhere.includes(piece),
   );
   if (unknown.length === 0) return undefined;
   const vocabulary = context.vocabulary();
@@ -342,9 +348,23 @@ function correct(context: SearchContext, terms: QueryTerms, retried = false): { 
     if (best) replacements.set(piece, best);
   }
   // Another process replaced the stored vocabulary as this one was read: ask the one it stored.
-  if (vocabulary.stale && !retried) return correct(context, terms, true);
+  if (vocabulary.stale && !retried) return correct(context, terms, heldElsewhere, true);
   if (replacements.size === 0) return undefined;
   return { terms: replacePieces(terms, replacements), corrections: [...replacements] };
+}
+
+/** Whether the index holds a query piece as typed: as a word, or the last piece inside one (a word being typed). */
+function heldAsTyped(store: IndexStore, piece: string, last: string | undefined): boolean {
+  return store.hasWord(piece) || (piece === last && store.holdsSubstring(piece));
+}
+
+/**
+ * The query's pieces the index holds as typed, which the typo retry leaves alone: another index
+ * searched beside this one (a multi-root workspace's folders) must leave them alone too.
+ */
+export function piecesHeld(store: IndexStore, query: string): string[] {
+  const { pieces } = parseQuery(query);
+  return pieces.filter((piece) => heldAsTyped(store, piece, pieces.at(-1)));
 }
 
 /**
