@@ -321,7 +321,8 @@ function pieceIdf(store: IndexStore, pieces: QueryPieces): number[] {
  * spared when it occurs inside indexed words: that is someone still typing (`kube`), and the
  * trigram list already finds it. In `unknown-words` mode this happens even when other
  * words of the query are spelled right (`kuberntes pods`); in `empty` mode the caller only asks
- * when the typed query found nothing.
+ * when the typed query found nothing. Words `heldElsewhere` (another folder's index holds them)
+ * are spared too.
  */
 function correct(
   context: SearchContext,
