@@ -10,6 +10,7 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { ChunkKind } from '../../src/core/types.ts';
 import type { FolderResult } from '../../src/protocol/worker.ts';
 import { correctedQuery } from '../../src/protocol/corrections.ts';
 import type { HostNotification, PanelFilters, PanelState, ViewCommand } from '../../src/protocol/panel.ts';
@@ -37,6 +38,16 @@ function custom<T extends HTMLElement>(tag: string, attrs: Record<string, string
 
 function icon(name: string): HTMLElement {
   return el('span', `codicon codicon-${name}`);
+}
+
+/** A chunk's icon, the same in search results and located files: a symbol for code, a book for prose. */
+function chunkIcon(kind: ChunkKind): HTMLElement {
+  return icon(kind === 'code' ? 'symbol-method' : 'book');
+}
+
+/** A file's icon, from the kinds of its chunks shown: a code file when one is code, else a document. */
+function fileIcon(chunks: ReadonlyArray<{ kind: ChunkKind }>): HTMLElement {
+  return icon(chunks.some((chunk) => chunk.kind === 'code') ? 'file-code' : 'file');
 }
 
 const app = document.getElementById('app')!;
@@ -200,7 +211,7 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   toggle.append(icon('chevron-right'));
   const open = el('button', 'open');
   open.title = `Open ${result.path}:${result.startLine}-${result.endLine}`;
-  open.append(icon(result.kind === 'code' ? 'symbol-method' : 'book'), el('span', 'rank', `${index + 1}.`), el('span', 'title', result.title || result.path));
+  open.append(chunkIcon(result.kind), el('span', 'rank', `${index + 1}.`), el('span', 'title', result.title || result.path));
   const badge = custom<HTMLElement>('vscode-badge', { variant: 'default' });
   badge.className = `stage stage-${result.stage}`;
   badge.textContent = STAGE_LABEL[result.stage];
@@ -252,7 +263,7 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
       const first = entries[0]![0];
       const header = el('div', 'group');
       header.append(
-        icon('file'),
+        fileIcon(entries.map(([r]) => r)),
         el('span', '', ` ${message.multiRoot ? `${first.folderName} › ` : ''}${first.path}`),
         el('span', 'count', ` ${entries.length}`),
       );
@@ -281,7 +292,7 @@ function renderLocated(message: Extract<HostNotification, { type: 'located' }>):
     const at = file.line !== undefined ? `:${file.line}` : '';
     open.title = `Open ${file.path}${file.line !== undefined ? ` at line ${file.line}, where its stack frame points` : ''}`;
     open.append(
-      icon('file-code'),
+      fileIcon(file.chunks),
       el('span', 'rank', `${index + 1}.`),
       el('span', 'title', `${message.multiRoot ? `${file.folderName} › ` : ''}${file.path}${at}`),
     );
@@ -303,7 +314,7 @@ function renderLocated(message: Extract<HostNotification, { type: 'located' }>):
     file.chunks.forEach((chunk, chunkIndex) => {
       const line = el('button', 'chunk');
       line.title = `Open ${file.path}:${chunk.startLine}-${chunk.endLine}`;
-      line.append(icon('symbol-method'), el('span', 'title', chunk.title), el('span', 'where', `:${chunk.startLine}–${chunk.endLine}`));
+      line.append(chunkIcon(chunk.kind), el('span', 'title', chunk.title), el('span', 'where', `:${chunk.startLine}–${chunk.endLine}`));
       line.addEventListener('click', () => vscode.postMessage({ type: 'openLocated', index, chunk: chunkIndex }));
       item.append(line);
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
+import { wholeLinesShown } from './helpers/layout.ts';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
@@ -20,12 +21,25 @@ suite('locating a stack trace', () => {
     const first = view.locator('.result.located').first();
     assert.match(await first.locator('button.open').innerText(), /1\.\s*app › src\/store\.ts:31$/);
     assert.match(await first.locator('.frame-line').innerText(), /^31: return \[\.\.\.this\.entries\.values\(\)\]/, "the frame's line, as the source reads");
+    const shown = await wholeLinesShown(first.locator('.frame-line'));
+    assert.ok(Number.isInteger(shown.lines) && shown.lines <= 4, `the frame's line takes at most four whole lines: ${JSON.stringify(shown)}`);
     assert.match(await first.locator('.why').innerText(), /stack frame src\/store\.ts:31 in ContentStore\.search/);
     // A long chunk title is cut short; the line range beside it stays whole, on one line.
     for (const row of await view.locator('.result.located button.chunk').all()) {
       const [title, range] = await Promise.all([row.locator('.title').boundingBox(), row.locator('.where').boundingBox()]);
       assert.ok(title && range && range.height <= title.height, `${await row.innerText()}: the range takes ${range?.height} px, the title ${title?.height}`);
     }
+    // A note is a document and its sections prose, as the search results show them; the code's chunks are symbols.
+    const changelog = view.locator('.result.located', { hasText: 'notes › changelog.md' });
+    assert.equal(await changelog.locator('button.open .codicon-file').count(), 1, 'the note is a document, not a code file');
+    const sections = await changelog.locator('button.chunk').count();
+    assert.ok(sections > 0 && (await changelog.locator('button.chunk .codicon-book').count()) === sections, 'its sections are prose');
+    assert.equal(await first.locator('button.open .codicon-file-code').count(), 1);
+    assert.equal(
+      await first.locator('button.chunk .codicon-symbol-method').count(),
+      await first.locator('button.chunk').count(),
+      "the store's chunks are symbols",
+    );
     await screenshot('locate-panel');
 
     // The file opens at the frame's line; its first chunk, the one holding that line, opens selected

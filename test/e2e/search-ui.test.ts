@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite, test } from 'mocha';
+import { wholeLinesShown } from './helpers/layout.ts';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 
 // The workbench's own selection readout in the status bar, e.g. "Ln 9, Col 1 (812 selected)".
@@ -52,7 +53,47 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     assert.match(await explain.innerText(), /RRF: /);
     assert.match(await explain.innerText(), /lexical match \d+%/);
     assert.match(await explain.innerText(), /Proximity: ×\d+\.\d\d \(title /, 'the rerank in the words the CLI and the agent text use too');
+    const shown = await wholeLinesShown(result.locator('.snippet'));
+    assert.ok(shown.clamped && shown.lines === 4, `a long snippet shows four whole lines, none cut through: ${JSON.stringify(shown)}`);
     await screenshot('panel');
+  });
+
+  test('grouped by file, the panel lists each file once with its count, a code file and a document each with its icon, and ungrouped again as ranked', async () => {
+    const { openPanel } = workbench();
+    const view = await openPanel();
+    const query = view.locator('#query input');
+    await query.waitFor();
+    await query.fill('content store expiry');
+    await view.locator('#note', { hasText: /^\d+ results in / }).waitFor();
+    const ranked = await view.locator('.result .title').allInnerTexts();
+    const toggle = view.locator('vscode-checkbox#group-by-file');
+    await toggle.click();
+    const headers = view.locator('.group');
+    await headers.first().waitFor();
+    // Each header, then its results up to the next header: as many as its count says.
+    const groups = await view.locator('#results').evaluate((list) => {
+      const found: Array<{ file: string; count: number; icon: string; rows: number }> = [];
+      for (const node of list.children) {
+        if (node.classList.contains('group')) {
+          const icon = [...node.querySelector('.codicon')!.classList].find((c) => c.startsWith('codicon-'))!;
+          found.push({ file: node.textContent!.replace(/\s+\d+$/, '').trim(), count: Number(node.querySelector('.count')!.textContent), icon, rows: 0 });
+        } else if (node.classList.contains('result')) found.at(-1)!.rows++;
+      }
+      return found;
+    });
+    assert.ok(groups.length >= 2, `several files: ${JSON.stringify(groups)}`);
+    assert.equal(new Set(groups.map((g) => g.file)).size, groups.length, 'each file once');
+    for (const group of groups) assert.equal(group.rows, group.count, `${group.file}: its count is its rows`);
+    assert.equal(groups.find((g) => g.file.endsWith('src/store.ts'))?.icon, 'codicon-file-code');
+    assert.equal(groups.find((g) => g.file.endsWith('changelog.md'))?.icon, 'codicon-file');
+    assert.equal(
+      groups.reduce((n, g) => n + g.rows, 0),
+      ranked.length,
+      'every result is in a group',
+    );
+    await toggle.click();
+    await headers.first().waitFor({ state: 'detached' });
+    assert.deepEqual(await view.locator('.result .title').allInnerTexts(), ranked, 'ungrouped, the ranking as before');
   });
 
   test('the panel shows a section pasted into several files once, with the count of its copies and their places on hover', async () => {
