@@ -216,8 +216,16 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   badge.className = `stage stage-${result.stage}`;
   badge.textContent = STAGE_LABEL[result.stage];
   head.append(toggle, open, badge);
-  const where = `${multiRoot ? `${result.folderName} › ` : ''}${showPath ? result.path : ''}:${result.startLine}–${result.endLine}`;
-  const whereLine = el('div', 'where', where);
+  // Folders, file name and range apart: a long path gives way from its folders, and the file's
+  // name and range stay in view (the whole on hover).
+  const folders = showPath ? result.path.slice(0, result.path.lastIndexOf('/') + 1) : '';
+  const whereLine = el('div', 'where');
+  whereLine.append(
+    el('span', 'folders', `${multiRoot ? `${result.folderName} › ` : ''}${folders}`),
+    el('span', 'file', showPath ? result.path.slice(folders.length) : ''),
+    el('span', 'range', `:${result.startLine}–${result.endLine}`),
+  );
+  whereLine.title = whereLine.textContent!;
   if (result.copies) {
     // The count on the line, the places on hover: a section pasted into 35 pages would fill the panel.
     const copies = el('span', 'copies', ` · ${copiesCount(result.copies)}`);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import type { ConsoleMessage } from 'playwright-core';
+import { rangeInView } from './helpers/layout.ts';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 
 // test/fixtures/workspace/notes holds a file whose name (given by workspace.renames.json, since
@@ -68,6 +69,10 @@ suite('the panel shows hostile file content as text', () => {
     assert.ok(snippets.includes('<img src=x onerror='), `an <img onerror> in the text shows as its characters${seen}`);
     assert.ok(snippets.includes(`javascript:document.body.dataset.pwned=`), `a javascript: link shows as text${seen}`);
     assert.ok(text.includes(`notes › ${HOSTILE_NAME}`), `the file name shows as written${seen}`);
+    // The name is wider than the panel: the folders and then the name give way, and the range stays in view.
+    for (const where of await hostile.locator('div.where').all()) {
+      assert.deepEqual(await rangeInView(where), { oneLine: true, rangeShown: true }, `${await where.innerText()}: one line, its range in view`);
+    }
     const titles = await list.locator('button.open').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title') ?? ''));
     assert.ok(
       titles.some((t) => t.includes(HOSTILE_NAME)),

@@ -14,3 +14,10 @@ export async function wholeLinesShown(element: Locator): Promise<{ lines: number
     return { lines: Math.round((height / lineHeight) * 100) / 100, clamped: node.scrollHeight > node.clientHeight + 1 };
   });
 }
+
+/** Whether a result's location line takes one line, and its line range is inside the panel, not cut off past its edge. */
+export async function rangeInView(where: Locator): Promise<{ oneLine: boolean; rangeShown: boolean }> {
+  const [line, range] = await Promise.all([where.boundingBox(), where.locator('.range').boundingBox()]);
+  if (!line || !range) return { oneLine: false, rangeShown: false };
+  return { oneLine: line.height < range.height * 1.5, rangeShown: range.x >= line.x && range.x + range.width <= line.x + line.width + 0.5 };
+}
