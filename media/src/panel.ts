@@ -216,8 +216,8 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   badge.className = `stage stage-${result.stage}`;
   badge.textContent = STAGE_LABEL[result.stage];
   head.append(toggle, open, badge);
-  // Folders, file name and range apart: a long path gives way from its folders, and the file's
-  // name and range stay in view (the whole on hover).
+  // Folders, file name and range apart: a long path gives way from its folders, then from its
+  // file's name, and the range stays in view (the whole on hover).
   const folders = showPath ? result.path.slice(0, result.path.lastIndexOf('/') + 1) : '';
   const whereLine = el('div', 'where');
   whereLine.append(
@@ -272,7 +272,7 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
       const header = el('div', 'group');
       header.append(
         fileIcon(entries.map(([r]) => r)),
-        el('span', '', ` ${message.multiRoot ? `${first.folderName} › ` : ''}${first.path}`),
+        el('span', 'path', ` ${message.multiRoot ? `${first.folderName} › ` : ''}${first.path}`),
         el('span', 'count', ` ${entries.length}`),
       );
       children.push(header, ...entries.map(([r, i]) => row(r, i, false, max, false)));
