@@ -66,6 +66,9 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await query.fill('content store expiry');
     await view.locator('#note', { hasText: /^\d+ results in / }).waitFor();
     const ranked = await view.locator('.result .title').allInnerTexts();
+    // As rendered: a file at the folder's root keeps the space after the folder's name (`notes › changelog.md`).
+    const rootFile = view.locator('.result div.where', { hasText: 'changelog.md' }).first();
+    assert.equal(await rootFile.locator('.folders').innerText(), 'notes › ');
     const toggle = view.locator('vscode-checkbox#group-by-file');
     await toggle.click();
     const headers = view.locator('.group');
