@@ -440,14 +440,14 @@ interface Printed {
   lines: Set<number>;
 }
 
+/** A file line as answers print it (numberedLine): `61: text`. */
+const PRINTED_LINE = /^(\d+):/;
+
 /**
  * The results of the tool's text: each file line, the `[N] a-b …` headers under it and their
  * `line: text` lines. A result's copies the text names (`(same text also at p:a-b, …)`) count
  * as results of the same rank whose lines were printed: their text is the result's, line for line.
  */
-/** A file line as answers print it (numberedLine): `61: text`. */
-const PRINTED_LINE = /^(\d+):/;
-
 function parseAnswer(text: string): Printed[] {
   const results: Printed[] = [];
   const copies: Array<{ of: Printed; path: string; start: number; end: number }> = [];
