@@ -1,5 +1,6 @@
 // Plain-text renderings of the engine's answers for people at a terminal.
 
+import { numberedLine } from '../core/agent-output.ts';
 import type { EvalReport } from '../core/eval/run.ts';
 import type { IndexSummary } from '../core/indexer.ts';
 import type { LocateAnswer } from '../core/locate.ts';
@@ -98,7 +99,7 @@ export function formatLocate(answer: LocateAnswer): string {
   answer.files.forEach((file, i) => {
     // `path:line`, which a terminal opens at the line its stack frame names.
     lines.push(`${i + 1}. ${file.path}${file.line !== undefined ? `:${file.line}` : ''}  (${file.score.toFixed(1)})`);
-    if (file.lineText !== undefined) lines.push(`     ${file.line}: ${file.lineText}`);
+    if (file.line !== undefined && file.lineText !== undefined) lines.push(`     ${numberedLine(file.line, file.lineText).trimEnd()}`);
     for (const why of file.why) lines.push(`     ${why}`);
     for (const chunk of file.chunks) lines.push(`     ${file.path}:${chunk.startLine}-${chunk.endLine}  ${chunk.title}`);
   });
