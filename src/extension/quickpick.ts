@@ -84,7 +84,8 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     const started = performance.now();
     const answer = await deps.client.search({ type: 'search', query, options: deps.settings().search });
     if (mine !== generation) return;
-    pick.busy = false;
+    // A keystroke still waiting out its debounce is a newer query on its way: still busy.
+    pick.busy = timer !== undefined;
     if (!answer.ok) {
       if (answer.error.code !== 'cancelled') {
         pick.items = [{ label: `$(error) ${answer.error.message}`, alwaysShow: true }];
