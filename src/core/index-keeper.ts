@@ -865,6 +865,7 @@ export interface MergedSearch<T> {
   results: Array<{ result: SearchResult; folder: T }>;
   /** Results skipped before these, as SearchResponse's. */
   offset: number;
+  /** Each typo once; folders that corrected it to different words name theirs joined by `/` (`expiry/expire`). */
   corrections: Array<[string, string]>;
   /** The semantic lane, when a folder has one: a folder's reason for skipping it wins, so it is never hidden. */
   semantic?: SearchResponse['semantic'];
@@ -918,7 +919,12 @@ export async function searchFolders<T>(
     merged.elapsedMs += answer.elapsedMs;
     merged.candidates += answer.candidates;
     for (const result of answer.results) merged.results.push({ result, folder });
-    for (const pair of answer.corrections) if (!merged.corrections.some(([typed]) => typed === pair[0])) merged.corrections.push(pair);
+    // Folders that corrected one typo to different words each searched for their own: all are named.
+    for (const [typed, fixed] of answer.corrections) {
+      const named = merged.corrections.find(([word]) => word === typed);
+      if (!named) merged.corrections.push([typed, fixed]);
+      else if (!named[1].split('/').includes(fixed)) named[1] += `/${fixed}`;
+    }
     if (answer.semantic && (!merged.semantic || (answer.semantic.skipped && !merged.semantic.skipped))) merged.semantic = answer.semantic;
     if (answer.partial) merged.partial = addProgress(merged.partial, answer.partial);
   }

@@ -56,3 +56,22 @@ test('a word one folder holds is searched as typed in every folder, and a real t
   );
   assert.equal(typed.results[0]?.path, 'changelog.md', 'the note that holds every word leads');
 });
+
+test('a typo two folders correct to different words names both, and each folder answers for its own', async () => {
+  const docs = folder('docs', { 'retention.md': '# Retention\n\nEntries in the content store expire after a day.\n' });
+  assert.ok((await client.request({ type: 'open', folders: [notes, docs] })).ok);
+  for (const spec of [notes, docs]) assert.ok((await client.request({ type: 'sync', folder: spec.id })).ok);
+  const search = async () => {
+    const answer = await client.request({ type: 'search', query: 'expirey', options: { limit: 10 } });
+    assert.ok(answer.ok);
+    return answer.value;
+  };
+  // Each folder reads its vocabulary once no search has run for a moment, not necessarily together.
+  let typo = await search();
+  for (const until = Date.now() + 20_000; typo.corrections[0]?.[1]?.includes('/') !== true && Date.now() < until; typo = await search()) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  assert.deepEqual(typo.corrections, [['expirey', 'expiry/expire']], 'the notes’ word and the docs’ word, in folder order');
+  const fuzzy = typo.results.filter((r) => r.stage === 'fuzzy').map((r) => r.path);
+  assert.deepEqual(fuzzy.sort(), ['changelog.md', 'retention.md'], 'each folder found its note through its own correction');
+});
