@@ -72,3 +72,40 @@ test('a text without letters is titled by its line range', async () => {
   const { chunks } = await chunker.chunk('rule.txt', '-----\n=====\n');
   assert.equal(chunks[0]?.title, 'rule.txt: lines 1–2');
 });
+
+test('code without a grammar is titled by what it defines, not by its licence header, and a window cut inside a definition by the one it continues', async () => {
+  const body = (n: number) => Array.from({ length: n }, (_, i) => `\tmovq ${i * 8}(%rsi), %r8\n\tmovq %r8, ${i * 8}(%rdi)`).join('\n');
+  const text = [
+    '/* SPDX-License-Identifier: GPL-2.0-only */',
+    '#include <linux/linkage.h>',
+    '.Lshort:',
+    'SYM_FUNC_START(copy_page_rep)',
+    body(60),
+    '1:\tmovl %ecx, %edx',
+    '.Lcopy_tail:',
+    body(60),
+    '\tRET',
+    'SYM_FUNC_END(copy_page_rep)',
+    'EXPORT_SYMBOL(copy_page_rep)',
+  ].join('\n');
+  const { language, chunks } = await chunker.chunk('arch/x86/lib/copy_page.S', text);
+  assert.equal(language, 'asm');
+  const windows = chunks.filter((c) => c.text.includes('movq'));
+  assert.ok(windows.length > 2, `a long function is cut into windows: ${windows.length}`);
+  assert.deepEqual(
+    [...new Set(windows.map((c) => c.title))],
+    ['copy_page.S: SYM_FUNC_START(copy_page_rep)'],
+    'the first window is titled by the function it opens, the others by the one they carry on: not a local label, its end or its export',
+  );
+
+  const makefile = '# SPDX-License-Identifier: GPL-2.0\n# Makefile for the boot code.\n\nobj-y := setup.o\n\ninstall:\n\tsh ./install.sh\n';
+  assert.deepEqual(
+    (await chunker.chunk('arch/x86/boot/Makefile', makefile)).chunks.map((c) => c.title),
+    ['Makefile: obj-y := setup.o'],
+  );
+  assert.deepEqual(
+    (await chunker.chunk('NOTICE.txt', '# SPDX-License-Identifier: GPL-2.0\nSome notes.\n')).chunks.map((c) => c.title),
+    ['NOTICE.txt: # SPDX-License-Identifier: GPL-2.0'],
+    'prose keeps its first line: a heading marker there is a heading',
+  );
+});

@@ -12,7 +12,7 @@ import { chunkCode } from './code.ts';
 import { CODE_LANGUAGES } from './code-languages.ts';
 import { defaultWasmDir, loadGrammar, startGrammars } from './grammars.ts';
 import { outlineJson } from './json.ts';
-import { detectLanguage, languageKind } from './language.ts';
+import { detectLanguage, KNOWN_LANGUAGES, languageKind } from './language.ts';
 import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
 import { chunkMarkdown } from './markdown.ts';
 import { chunkOutline } from './outline.ts';
@@ -21,15 +21,31 @@ import { outlineYaml } from './yaml.ts';
 
 export { detectLanguage } from './language.ts';
 
+const MARKDOWN = new Set(['markdown', 'mdx']);
+const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
+
+/** Code chunked by paragraph and line window, for want of a grammar or an outline: assembly, Makefiles, SQL, Kotlin. */
+const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
+  (language) => languageKind(language) === 'code' && !CODE_LANGUAGES[language] && !JSON_LIKE.has(language) && language !== 'yaml',
+);
+
 /**
  * Bumped for a language when the same text would now be chunked differently, so that an index
  * built before chunks that language's files again at its next sync (IndexStore.markChunkedBefore)
  * rather than keeping the old chunks until each file is edited. Languages not listed are at 0.
  * 1: JavaScript and TypeScript objects of many entries over the cap are chunked per entry, and a
  *    multi-line `export default {…}` is a symbol of its own. Markdown: a line over 500 characters
- *    is neither a heading nor a heading's text.
+ *    is neither a heading nor a heading's text. Windowed code: a chunk is titled by the definition
+ *    it opens or continues (`SYM_FUNC_START(__memcpy)`), not by its first line (a licence header).
  */
-export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = { javascript: 1, typescript: 1, tsx: 1, markdown: 1, mdx: 1 };
+export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
+  javascript: 1,
+  typescript: 1,
+  tsx: 1,
+  markdown: 1,
+  mdx: 1,
+  ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
+};
 
 export interface Chunker {
   /**
@@ -49,9 +65,6 @@ export interface ChunkerOptions {
    */
   wasmDir?: string;
 }
-
-const MARKDOWN = new Set(['markdown', 'mdx']);
-const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
 
 /**
  * Starts the tree-sitter runtime; each grammar is loaded when the first file of its language comes

@@ -61,6 +61,14 @@ const BY_INTERPRETER: Record<string, string> = {
   ruby: 'ruby', php: 'php', perl: 'perl',
 };
 
+/** Every language `detectLanguage` can answer. */
+export const KNOWN_LANGUAGES: ReadonlySet<string> = new Set([
+  'plaintext',
+  ...Object.values(BY_EXTENSION),
+  ...Object.values(BY_FILE_NAME),
+  ...Object.values(BY_INTERPRETER),
+]);
+
 /**
  * Languages whose text is written for people: documentation, markup, logs, data tables. Their
  * chunks are `prose`; everything else is `code`, including languages chunked by line windows for

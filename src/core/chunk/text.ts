@@ -60,7 +60,7 @@ function windows(out: ChunkDraft[], src: SourceLines, start: number, end: number
   let s = start;
   while (s <= end) {
     if (lineBytes(src, s) > maxBytes) {
-      const title = titleFor(src, s, s);
+      const title = titleFor(src, s, s, kind);
       const pieces = splitLongLine(src.lines[s] as string, maxBytes).map((text) => ({ start: s, end: s, text }));
       emitPieces(out, pieces, title, kind);
       s++;
@@ -80,13 +80,61 @@ function windows(out: ChunkDraft[], src: SourceLines, start: number, end: number
 }
 
 function draft(src: SourceLines, start: number, end: number, kind: ChunkKind): ChunkDraft {
-  return { title: titleFor(src, start, end), kind, startLine: start + 1, endLine: end + 1, text: rangeText(src, start, end) };
+  return { title: titleFor(src, start, end, kind), kind, startLine: start + 1, endLine: end + 1, text: rangeText(src, start, end) };
 }
 
-function titleFor(src: SourceLines, start: number, end: number): string {
+function titleFor(src: SourceLines, start: number, end: number, kind: ChunkKind): string {
+  const line = (kind === 'code' ? definingLine(src, start, end) : undefined) ?? firstWordyLine(src, start, end, () => true);
+  return line === undefined ? `${src.fileName}: lines ${start + 1}–${end + 1}` : `${src.fileName}: ${shortLabel(line.slice(0, 400), 60)}`;
+}
+
+const WORDY = /[\p{L}\p{N}]/u;
+/**
+ * Comments, and directives of the C preprocessor and the assembler (`#include`, `.section`), name
+ * nothing a chunk defines: a licence header least of all.
+ */
+const COMMENT_OR_DIRECTIVE = /^\s*(?:\/\*|\*|\/\/|#|;|--|@|\.(?!macro\b)[A-Za-z_][\w.]*(?:\s|$))/;
+/**
+ * Lines that open a definition at the margin: a label, make target or grammar rule (`memcpy_orig:`,
+ * `clean:`, `Term:`, not the local `.Lretry:` nor the assignment `obj-y :=`), an assembler macro,
+ * or a macro naming the symbol it defines (`SYM_FUNC_START(__memcpy)`, `ENTRY(startup_32)`), not
+ * one that closes or exports a symbol defined above (`SYM_FUNC_END(…)`, `EXPORT_SYMBOL(…)`).
+ */
+const DEFINES = /^(?:(?!\.L)[A-Za-z_.$][\w.$-]*\s*:(?![:=])|\.macro\s+\w|(?!EXPORT_)[A-Z][A-Z0-9_]*(?<!_END)\(\s*[A-Za-z_]\w*\s*[,)])/;
+/** An indented line, or an assembler's local label (`1:`, `.Lretry:`), carries on the definition above it. */
+const CARRIES_ON = /^(?:\s|\d+:|\.L[\w$.]*:)/;
+/** Lines looked back over for the opener of a window that starts inside a definition. */
+const MAX_OPENER_LOOKBACK = 400;
+
+/**
+ * What a code chunk without a grammar is titled by, as a parsed one is by its symbol: for a chunk
+ * that starts inside a definition (its first line of code carries on), the definition above that
+ * it continues, or the nearest line of code at the margin above; else its first line of code at
+ * the margin, or any. Undefined when the chunk is all comments and directives.
+ */
+function definingLine(src: SourceLines, start: number, end: number): string | undefined {
+  const code = (line: string) => WORDY.test(line) && !COMMENT_OR_DIRECTIVE.test(line);
+  const atMargin = (line: string) => code(line) && !CARRIES_ON.test(line);
+  const first = firstWordyLine(src, start, end, code);
+  if (first !== undefined && CARRIES_ON.test(first)) {
+    const opener = lastLineAbove(src, start, (line) => DEFINES.test(line)) ?? lastLineAbove(src, start, atMargin);
+    if (opener !== undefined) return opener;
+  }
+  return firstWordyLine(src, start, end, atMargin) ?? first;
+}
+
+function firstWordyLine(src: SourceLines, start: number, end: number, wanted: (line: string) => boolean): string | undefined {
   for (let i = start; i <= end; i++) {
     const line = src.lines[i] as string;
-    if (/[\p{L}\p{N}]/u.test(line)) return `${src.fileName}: ${shortLabel(line.slice(0, 400), 60)}`;
+    if (WORDY.test(line) && wanted(line)) return line;
   }
-  return `${src.fileName}: lines ${start + 1}–${end + 1}`;
+  return undefined;
+}
+
+function lastLineAbove(src: SourceLines, start: number, wanted: (line: string) => boolean): string | undefined {
+  for (let i = start - 1; i >= Math.max(0, start - MAX_OPENER_LOOKBACK); i--) {
+    const line = src.lines[i] as string;
+    if (wanted(line)) return line;
+  }
+  return undefined;
 }
