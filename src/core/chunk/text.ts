@@ -91,9 +91,9 @@ function titleFor(src: SourceLines, start: number, end: number, kind: ChunkKind)
 const WORDY = /[\p{L}\p{N}]/u;
 /**
  * Comments, and directives of the C preprocessor and the assembler (`#include`, `.section`), name
- * nothing a chunk defines: a licence header least of all.
+ * nothing a chunk defines: a licence header least of all. A stylesheet's `.button {` is no directive.
  */
-const COMMENT_OR_DIRECTIVE = /^\s*(?:\/\*|\*|\/\/|#|;|--|@|\.(?!macro\b)[A-Za-z_][\w.]*(?:\s|$))/;
+const COMMENT_OR_DIRECTIVE = /^\s*(?:\/\*|\*|\/\/|#|;|--|\.(?!macro\b)[A-Za-z_][\w.]*(?:\s[^{]*)?$)/;
 /**
  * Lines that open a definition at the margin: a label, make target or grammar rule (`memcpy_orig:`,
  * `clean:`, `Term:`, not the local `.Lretry:` nor the assignment `obj-y :=`), an assembler macro,
