@@ -15,8 +15,9 @@ const WINDOW_OVERLAP = 5;
 /**
  * Blank-line paragraphs merged greedily up to the cap; a paragraph over the cap becomes windows of
  * up to WINDOW_LINES lines (fewer if the bytes run out) overlapping by WINDOW_OVERLAP. Each chunk
- * is titled `file: first meaningful line`, which a person recognises where a bare line range would
- * repeat what the result list already shows.
+ * is titled `file: first meaningful line`, or for code the line of the definition it opens or
+ * carries on (`definingLine`), which a person recognises where a bare line range would repeat what
+ * the result list already shows.
  */
 export function chunkText(src: SourceLines, kind: ChunkKind, maxBytes: number): ChunkDraft[] {
   const out: ChunkDraft[] = [];
