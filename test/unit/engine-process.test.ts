@@ -74,12 +74,14 @@ for (const [userSetting, expected] of [
     });
     // Its end ends the MCP server, which shares it, and so the launcher.
     cleanup.push(() => launcher.stdin.end());
-    // Until it has exec'd, a forked child still shows the launcher's own command line.
+    // Until it has exec'd, a forked child still shows the launcher's own command line, and while
+    // it execs, an empty one.
     const launcherCommand = fs.readFileSync(`/proc/${launcher.pid}/cmdline`, 'utf8');
     const childPid = await eventually(() => {
       const children = fs.readFileSync(`/proc/${launcher.pid}/task/${launcher.pid}/children`, 'utf8').trim();
       const pid = children ? Number(children.split(' ')[0]) : undefined;
-      return pid !== undefined && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== launcherCommand ? pid : undefined;
+      const command = pid === undefined ? '' : fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return command !== '' && command !== launcherCommand ? pid : undefined;
     }, 10_000);
     assert.ok(childPid, 'the launcher started the CLI in a process of its own');
     const cli = startedWith(childPid);
