@@ -24,7 +24,7 @@ export { detectLanguage } from './language.ts';
 const MARKDOWN = new Set(['markdown', 'mdx']);
 const JSON_LIKE = new Set(['json', 'jsonc', 'json5']);
 
-/** Code chunked by paragraph and line window, for want of a grammar or an outline: assembly, Makefiles, SQL, Kotlin. */
+/** Code chunked by paragraph and line window, for want of a grammar or an outline, as `split` below routes it: assembly, Makefiles, SQL, Kotlin. */
 const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
   (language) => languageKind(language) === 'code' && !CODE_LANGUAGES[language] && !JSON_LIKE.has(language) && language !== 'yaml',
 );
