@@ -80,9 +80,18 @@ const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]
 const PHP_FRAME = new RegExp(String.raw`#\d+\s+(${PATH})\((\d+)\):\s*([\w\\]+(?:->|::)\w+|\w+)?`);
 const PHP_ERROR_AT = new RegExp(String.raw`\bin\s+(${PATH})(?:\s+on\s+line\s+|:)(\d+)`);
 const RUBY_FRAME = new RegExp(String.raw`(${PATH}):(\d+):in\s+[\`'‘]([^'\`’]+)['’]`);
-// Go prints the function on one line and its file on the next: `pkg.(*Server).Handle(...)`.
-const GO_FUNCTION = /^\s*((?:[\w.~-]+\/)*[\w.~-]+?)\.((?:\(\*?\w+\)\.)?[\w.]+)\((?:0x[\da-f]+|\.\.\.|, )*\)$/;
+// A Go function as the runtime names it, package path left out: `(*Server).Handle`, `parse`,
+// `(*List[...]).Push`. A closure (`.func1`, `.func2.1`, `.gowrap1`) and a method value (`-fm`) are
+// code of the function they sit in, which is what the index's chunks are titled by.
+const GO_NAME = String.raw`((?:\(\*?\w+(?:\[[^\]]*\])?\)\.)?\w+)(?:\.(?:func|gowrap|deferwrap)?\d+)*(?:\[[^\]]*\])?(?:-fm)?`;
+// Go prints the function on one line and its file on the next: `pkg.(*Server).Handle(0xc0001, {0x0, 0x0})`,
+// or, for the frame that started a goroutine, `created by pkg.(*Server).Serve in goroutine 1`.
+const GO_FUNCTION = new RegExp(String.raw`^\s*(?:created by\s+)?(?:[\w.~-]+\/)*[\w.~-]+?\.${GO_NAME}(?:\([^()]*\)|\s+in goroutine \d+)?$`);
 const GO_FILE = /^\s+(\S+\.go):(\d+)(?:\s+\+0x[\da-f]+)?\s*$/;
+// gin's recovery log turns that around: the file first (`/app/h.go:42 (0x9a1b2c)`), then the
+// function without its package and the line's code (`\t(*Context).JSON: c.Render(code, r)`).
+const GIN_FILE = /^(\S+\.go):(\d+) \(0x[\da-f]+\)$/;
+const GIN_FUNCTION = new RegExp(String.raw`^\t${GO_NAME}: `);
 // A Rust backtrace line: `  12: mycrate::server::handle::h0123456789abcdef`; its `at` line follows.
 const RUST_FUNCTION = /^\s*\d+:\s+((?:[\w<>]+::)+[\w<>]+?)(?:::h[\da-f]{16})?\s*$/;
 const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?::(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|#L(\d+))?`, 'g');
@@ -111,9 +120,10 @@ export function extractClues(input: string): Extracted {
   const lines = text.replace(/\r\n?/g, '\n').split('\n', MAX_LINES);
   let goFunction: string | undefined;
   let rustFunction: string | undefined;
-  for (const whole of lines) {
-    const line = whole.length > MAX_LINE_CHARS ? whole.slice(0, MAX_LINE_CHARS) : whole;
-    readFrames(line, found, { goFunction, rustFunction });
+  const cut = (whole: string) => (whole.length > MAX_LINE_CHARS ? whole.slice(0, MAX_LINE_CHARS) : whole);
+  for (let i = 0; i < lines.length; i++) {
+    const line = cut(lines[i]!);
+    readFrames(line, found, { goFunction, rustFunction }, cut(lines[i + 1] ?? ''));
     goFunction = GO_FUNCTION.exec(line)?.[0].trim();
     rustFunction = RUST_FUNCTION.exec(line)?.[1];
     readErrors(line, found);
@@ -138,7 +148,7 @@ export function splitSymbol(written: string): SymbolMention | undefined {
   return { name, ...(qualifier && /^[A-Za-z_$][\w$]*$/.test(qualifier) ? { qualifier } : {}), text: written };
 }
 
-function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }): void {
+function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }, next: string): void {
   const python = PYTHON_FRAME.exec(line);
   if (python) return found.frame({ path: python[1]!, line: Number(python[2]), ...symbolOf(python[3]), text: python[0] }, 'innermost last');
   const java = JAVA_FRAME.exec(line);
@@ -162,8 +172,10 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   const go = GO_FILE.exec(line);
   if (go) {
     const fn = previous.goFunction ? GO_FUNCTION.exec(previous.goFunction) : null;
-    return found.frame({ path: go[1]!, line: Number(go[2]), ...symbolOf(fn?.[2]), text: go[0].trim() });
+    return found.frame({ path: go[1]!, line: Number(go[2]), ...goSymbol(fn?.[1]), text: go[0].trim() });
   }
+  const gin = GIN_FILE.exec(line);
+  if (gin) return found.frame({ path: gin[1]!, line: Number(gin[2]), ...goSymbol(GIN_FUNCTION.exec(next)?.[1]), text: gin[0] });
   for (const match of line.matchAll(PATH_LINE)) {
     const lineNumber = match[2] ?? match[3] ?? match[4];
     const path = match[1]!;
@@ -175,6 +187,11 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
     const symbol = /^\s*at\s/.test(line) ? symbolOf(previous.rustFunction) : {};
     found.frame({ path, line: Number(lineNumber), ...symbol, text: match[0] });
   }
+}
+
+/** A generic Go function's or receiver's type parameters (`(*List[...]).Push`) are no part of its name in the source. */
+function goSymbol(written: string | undefined): { symbol?: string } {
+  return symbolOf(written?.replace(/\[[^\]]*\]/g, ''));
 }
 
 function symbolOf(written: string | undefined): { symbol?: string } {

@@ -67,6 +67,52 @@ test('a Go panic pairs each function line with the file line under it', () => {
   assert.ok(clues.messages.includes('queue closed while polling'));
 });
 
+test("a Go panic of today's runtime names each frame's function through its arguments, closures, type parameters and the goroutine's creator", () => {
+  const text = [
+    'panic: runtime error: invalid memory address or nil pointer dereference',
+    '',
+    'goroutine 23 [running]:',
+    'github.com/gin-gonic/gin.(*Context).Render(0xc0001b2000, 0xc8, {0x0, 0x0})',
+    '\t/home/me/go/pkg/mod/github.com/gin-gonic/gin@v1.10.0/context.go:1202 +0x3d',
+    'example.com/app/store.(*List[...]).Push(0xc000010018?, {0x4b3c2e, 0x5})',
+    '\t/home/me/app/store/list.go:17 +0x1f',
+    'example.com/app/store.Map[...](...)',
+    '\t/home/me/app/store/map.go:9',
+    'main.main.func1()',
+    '\t/home/me/app/main.go:12 +0x25',
+    'created by net/http.(*Server).Serve in goroutine 1',
+    '\t/usr/local/go/src/net/http/server.go:3285 +0x4b4',
+  ].join('\n');
+  assert.deepEqual(frames(text), [
+    '/home/me/go/pkg/mod/github.com/gin-gonic/gin@v1.10.0/context.go:1202 Context.Render',
+    '/home/me/app/store/list.go:17 List.Push',
+    '/home/me/app/store/map.go:9 Map',
+    '/home/me/app/main.go:12 main',
+    '/usr/local/go/src/net/http/server.go:3285 Server.Serve',
+  ]);
+});
+
+test("gin's recovery log gives each frame the function on the line below it, closures as the function they sit in", () => {
+  const text = [
+    '[Recovery] 2024/05/01 - 12:00:00 panic recovered:',
+    'runtime error: invalid memory address or nil pointer dereference',
+    '/usr/local/go/src/runtime/signal_unix.go:861 (0x44f0c5)',
+    '\tsigpanic: panicmem()',
+    '/home/me/go/pkg/mod/github.com/gin-gonic/gin@v1.10.0/context.go:1255 (0x8f2f1d)',
+    '\t(*Context).JSON: c.Render(code, render.JSON{Data: obj})',
+    '/home/me/app/handlers/user.go:42 (0x9a1b2c)',
+    '\tGetUser: c.JSON(http.StatusOK, user.Profile)',
+    '/home/me/go/pkg/mod/github.com/gin-gonic/gin@v1.10.0/recovery.go:102 (0x8f8b9a)',
+    '\tCustomRecoveryWithWriter.func1: c.Next()',
+  ].join('\n');
+  assert.deepEqual(frames(text), [
+    '/usr/local/go/src/runtime/signal_unix.go:861 sigpanic',
+    '/home/me/go/pkg/mod/github.com/gin-gonic/gin@v1.10.0/context.go:1255 Context.JSON',
+    '/home/me/app/handlers/user.go:42 GetUser',
+    '/home/me/go/pkg/mod/github.com/gin-gonic/gin@v1.10.0/recovery.go:102 CustomRecoveryWithWriter',
+  ]);
+});
+
 test('a Rust panic and backtrace give the panic site, the frames with their functions and the message', () => {
   const clues = extractClues(fixture('rust.txt'));
   assert.deepEqual(frames(fixture('rust.txt')), ['src/cache.rs:8', '/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645']);
