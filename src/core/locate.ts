@@ -50,7 +50,7 @@ import { inverseDocumentFrequency } from './search/lists.ts';
 import { isStopword } from './search/terms.ts';
 import { quote } from './store/store.ts';
 import type { StoredChunk } from './store/store.ts';
-import { extractClues, type Extracted, type Frame, type SymbolMention } from './clues.ts';
+import { extractClues, splitSymbol, type Extracted, type Frame, type SymbolMention } from './clues.ts';
 import { fileRole, type FileRole } from './file-roles.ts';
 import type { ChunkKind } from './types.ts';
 
@@ -80,6 +80,8 @@ export interface LocateAnswer {
 export const DEFAULT_LOCATE_LIMIT = 10;
 const MAX_CHUNKS_PER_FILE = 3;
 const FRAME_LINE_MAX_CHARS = 160;
+/** A line that only holds a comment: the doc comment above a function names it before its own line does. */
+const COMMENT = /^\s*(?:\/\/|\/\*|\*|#|--|;)/;
 
 const FRAME_WEIGHT = 10;
 const PATH_WEIGHT = 8;
@@ -196,8 +198,9 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
   const named = keeper.filesNamed(names);
   for (const frame of extracted.frames) {
     for (const { path, factor } of resolvePath(keeper, frame.path, named)) {
-      const at = frame.line !== undefined ? { line: frame.line, ...chunkAt(board, path, frame.line) } : {};
-      board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why: frameWhy(path, frame), ...at });
+      const site = frame.line !== undefined ? frameSite(board, path, frame.line, frame.symbol) : undefined;
+      const why = frameWhy(path, frame) + (site && site.line !== frame.line ? ` (at line ${site.line} here)` : '');
+      board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why, ...site });
     }
   }
   for (const written of extracted.paths) {
@@ -209,13 +212,25 @@ function frameWhy(path: string, frame: Frame): string {
   return `stack frame ${path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
 }
 
-function chunkAt(board: Board, path: string, line: number): { chunk?: StoredChunk } {
-  // The narrowest chunk holding the line: a method rather than its class's header chunk.
-  const holding = board
-    .chunksOf(path)
-    .filter((c) => c.startLine <= line && line <= c.endLine)
-    .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
-  return holding[0] ? { chunk: holding[0] } : {};
+/**
+ * Where a frame points in the indexed copy of its file: the narrowest chunk holding its line (a
+ * method rather than its class's header chunk). Unless the frame names its function, no part of
+ * that chunk's title is the function's name, and one chunk of the file is titled by it: then the
+ * trace came from another version of the file (a release's, against a checkout), and the function
+ * is where to look, from the first line of code that names it.
+ */
+function frameSite(board: Board, path: string, line: number, symbol: string | undefined): { line: number; chunk?: StoredChunk } {
+  const chunks = board.chunksOf(path);
+  const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+  const named = symbol ? splitSymbol(symbol) : undefined;
+  if (!named || (holding && titleHas(holding.title, named.name))) return { line, ...(holding ? { chunk: holding } : {}) };
+  // A long function is chunked in parts (`run (part 1)`, `run (part 2)`), and is one function.
+  const defining = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier)).sort((a, b) => a.startLine - b.startLine);
+  if (new Set(defining.map((chunk) => chunk.title.replace(/ \(part \d+\)$/, ''))).size !== 1) return { line, ...(holding ? { chunk: holding } : {}) };
+  const chunk = defining[0]!;
+  const naming = new RegExp(`(?<![\\w$])${named.name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
+  return { line: chunk.startLine + Math.max(0, offset), chunk };
 }
 
 /** Records where each symbol is defined; returns the symbols as the search should say them, qualified ones first. */
@@ -224,9 +239,8 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
   // A name credited to a file by its qualified mention is not credited again bare.
   const credited = new Set<string>();
   for (const symbol of ordered.slice(0, MAX_SYMBOL_LOOKUPS)) {
-    const defining = definitions(keeper, symbol.name);
-    const qualified = symbol.qualifier ? qualifiedDefinitions(keeper, symbol.qualifier, symbol.name, defining) : [];
-    const chosen = qualified.length > 0 ? qualified : defining;
+    const qualified = symbol.qualifier ? qualifiedDefinitions(keeper, symbol.qualifier, symbol.name) : [];
+    const chosen = qualified.length > 0 ? qualified : definitions(keeper, symbol.name);
     const files = new Set(chosen.map((chunk) => chunk.path));
     if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
     const weight = (qualified.length > 0 ? SYMBOL_QUALIFIED_WEIGHT : SYMBOL_NAME_WEIGHT) / files.size;
@@ -246,12 +260,8 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
  * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); or, since a small
  * class stays one chunk, the class's own chunk when its text declares or calls `name(`.
  */
-function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string, defining: readonly StoredChunk[]): StoredChunk[] {
-  const nested = defining.filter(
-    (chunk) =>
-      titleHas(chunk.title.split(' > ').slice(0, -1).join(' '), qualifier) ||
-      chunk.path.slice(chunk.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '') === qualifier,
-  );
+function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string): StoredChunk[] {
+  const nested = definitions(keeper, name, qualifier).filter((chunk) => titledAs(chunk, name, qualifier));
   if (nested.length > 0) return nested;
   const declares = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`);
   return definitions(keeper, qualifier).filter((chunk) => declares.test(chunk.text));
@@ -266,9 +276,23 @@ function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Boa
   }
 }
 
-/** Chunks titled by the symbol: the last part of their title path is the name or declares it. */
-function definitions(keeper: IndexKeeper, name: string): StoredChunk[] {
-  return keeper.matchChunks(`title : ${quote(name)}`, DEFINITION_LOOKUP).filter((chunk) => titleHas(chunk.title.split(' > ').at(-1) ?? '', name));
+/**
+ * Chunks titled by the symbol: the last part of their title path is the name or declares it. Given
+ * a qualifier, only chunks whose title or path also says it are looked up: a name many types define
+ * (gin's `Render`, on every renderer and in every renderer's test) would fill the lookup before the
+ * qualifier's own (`Context > Render`) were read.
+ */
+function definitions(keeper: IndexKeeper, name: string, qualifier?: string): StoredChunk[] {
+  const match = `title : ${quote(name)}` + (qualifier ? ` AND title : ${quote(qualifier)}` : '');
+  return keeper.matchChunks(match, DEFINITION_LOOKUP).filter((chunk) => titleHas(chunk.title.split(' > ').at(-1) ?? '', name));
+}
+
+/** Whether the chunk defines `name`: its title's last part says it, and what it is in says the qualifier, or its file is named so. */
+function titledAs(chunk: StoredChunk, name: string, qualifier: string | undefined): boolean {
+  const parts = chunk.title.split(' > ');
+  if (!titleHas(parts.at(-1) ?? '', name)) return false;
+  if (qualifier === undefined) return true;
+  return titleHas(parts.slice(0, -1).join(' '), qualifier) || chunk.path.slice(chunk.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '') === qualifier;
 }
 
 function titleHas(title: string, name: string): boolean {

@@ -5,9 +5,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { IndexKeeper } from '../../src/core/index-keeper.ts';
 import { locate, type LocateAnswer } from '../../src/core/locate.ts';
 import { writeLocateRepo } from './helpers/locate-repo.ts';
+import { tempDir } from './helpers/store.ts';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/locate/${name}`, import.meta.url), 'utf8');
 const paths = (answer: LocateAnswer) => answer.files.map((f) => f.path);
@@ -159,6 +161,45 @@ test("a frame naming a line past the file's end (a trace from an older version) 
   assert.equal(gateway.path, 'app/payments/gateway.py');
   assert.equal(gateway.line, 400);
   assert.equal(gateway.lineText, undefined);
+});
+
+test('a frame from another version of its file, whose line here is in another function, opens at the function it names', async () => {
+  // consumer.go:16 is in Close in this copy; the trace was printed by a version where Poll ran there.
+  const text =
+    'panic: queue closed while polling\n\ngoroutine 1 [running]:\nexample.com/worker/queue.(*Consumer).Poll(0xc000010018?)\n\t/home/dev/src/worker/queue/consumer.go:16 +0x65';
+  const consumer = (await locate(keeper, text)).files[0]!;
+  assert.equal(consumer.path, 'worker/queue/consumer.go');
+  assert.equal(consumer.line, 8);
+  assert.equal(consumer.lineText, 'func (c *Consumer) Poll() Message {');
+  assert.equal(consumer.why[0], 'stack frame worker/queue/consumer.go:16 in Consumer.Poll (at line 8 here)');
+  assert.equal(consumer.chunks[0]!.title, 'Consumer > Poll');
+  // Its own function's line stays where the frame says.
+  const current = (await locate(keeper, text.replace(':16 ', ':10 '))).files[0]!;
+  assert.equal(current.line, 10);
+  assert.equal(current.why[0], 'stack frame worker/queue/consumer.go:10 in Consumer.Poll');
+});
+
+test('a qualified name is found among many namesakes whose files are named after the name', async () => {
+  // Thirty renderers define Render in render/; a lookup of the bare name reads only the first
+  // chunks it finds, and the files named render would fill it.
+  const root = tempDir('fused-locate-namesakes-');
+  fs.mkdirSync(path.join(root, 'render'));
+  for (let i = 0; i < 30; i++) {
+    fs.writeFileSync(
+      path.join(root, 'render', `render_${i}.go`),
+      `package render\n\ntype Render${i} struct{}\n\nfunc (r Render${i}) Render() error {\n\treturn nil\n}\n`,
+    );
+  }
+  fs.writeFileSync(path.join(root, 'context.go'), 'package gin\n\ntype Context struct{}\n\nfunc (c *Context) Render(code int) {\n\tc.Status(code)\n}\n');
+  const namesakes = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await namesakes.sync();
+    const answer = await locate(namesakes, 'The panic comes from `Context.Render` when the writer is gone.');
+    assert.equal(paths(answer)[0], 'context.go');
+    assert.ok(answer.files[0]!.why.includes('defines Context.Render'));
+  } finally {
+    await namesakes.close();
+  }
 });
 
 test("of a Python traceback's frames in one file, the innermost, printed last, is the line the file opens at", async () => {
