@@ -18,6 +18,8 @@ export interface Frame {
   symbol?: string;
   /** The frame as it reads in the text, for explanations. */
   text: string;
+  /** A link to the file (a code host's permalink), not a place the program ran. */
+  link?: true;
 }
 
 /** A name that may be defined in the code: `name` is its last part, `qualifier` what came before (`Foo` of `Foo.bar`). */
@@ -65,9 +67,10 @@ const EXTENSIONS =
   'py|pyi|pyx|js|mjs|cjs|jsx|ts|mts|cts|tsx|java|kt|kts|scala|groovy|go|rs|c|h|cc|cpp|cxx|hpp|hh|hxx|cs|fs|rb|erb|php|phtml|swift|m|mm|' +
   'sh|bash|lua|pl|pm|ex|exs|erl|hs|ml|clj|dart|vue|svelte|json|ya?ml|toml|ini|cfg|md|rst|html?|css|scss|less|sql|proto|gradle|xml|r|jl|zig|nim|v|sol';
 
-// A path: optional drive or scheme, segments, a known extension, not followed by more word
-// characters (`foo.pyc`, `a.json5` are other files).
-const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack:\/\/\/?|[\\/])?(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
+// A path: optional drive, scheme or URL, `./` or `../`, segments, a known extension, not followed
+// by more word characters (`foo.pyc`, `a.json5` are other files). A URL is a browser's frame
+// (`http://localhost:3000/src/app.js`) or a link to a file (`https://github.com/o/r/blob/main/a.py`).
+const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack:\/\/\/?|https?:\/\/[\w.-]+(?::\d+)?\/|[\\/])?(?:\.\.?[\\/])*(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
 
 // Frame formats with more than a path and a line: each one's function name, or a path built
 // from a Java package. The generic `path:line` pattern below catches the rest (Node, Rust, C,
@@ -79,6 +82,15 @@ const CSHARP_FRAME = /\bat\s+([\w.`$<>]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
 const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]+)(?:\s+\[as [^\]]+\])?\s+\((${PATH}):(\d+)(?::\d+)?\)`);
 const PHP_FRAME = new RegExp(String.raw`#\d+\s+(${PATH})\((\d+)\):\s*([\w\\]+(?:->|::)\w+|\w+)?`);
 const PHP_ERROR_AT = new RegExp(String.raw`\bin\s+(${PATH})(?:\s+on\s+line\s+|:)(\d+)`);
+// Firefox and Safari: `parseBody@http://localhost:3000/src/server.js:12:5`, `@…` for an anonymous function.
+const AT_SIGN_FRAME = new RegExp(String.raw`^\s*(?:[^@\s]*\*)?([\w$.<>]*)@(${PATH}):(\d+)(?::\d+)?\s*$`);
+// pytest's long traceback: `app/store.py:8: in load`, outermost first, as Python prints it.
+const PYTEST_FRAME = new RegExp(String.raw`^(${PATH}):(\d+): in ([\w<>.]+)\s*$`);
+// gdb's and the sanitizers' frames: `#0 0x4f1e2b in Cache::evict(int) /src/cache.cpp:42:7`,
+// `#1  0x5555 in handle (c=0x0) at src/server.c:77`.
+const NATIVE_FRAME = new RegExp(String.raw`#\d+\s+(?:0x[\da-f]+\s+in\s+)?([^\s(]+)\s*(?:\(.*\))?\s+(?:at\s+)?(${PATH}):(\d+)`);
+// C's assert on BSD and macOS, Swift's fatal errors: `…, function main, file src/a.c, line 5.`
+const FILE_COMMA_LINE = new RegExp(String.raw`\bfile\s+(${PATH}),\s+line\s+(\d+)`);
 const RUBY_FRAME = new RegExp(String.raw`(${PATH}):(\d+):in\s+[\`'‘]([^'\`’]+)['’]`);
 // A Go function as the runtime names it, package path left out: `(*Server).Handle`, `parse`,
 // `(*List[...]).Push`. A closure (`.func1`, `.func2.1`, `.gowrap1`) and a method value (`-fm`) are
@@ -94,7 +106,8 @@ const GIN_FILE = /^(\S+\.go):(\d+) \(0x[\da-f]+\)$/;
 const GIN_FUNCTION = new RegExp(String.raw`^\t${GO_NAME}: `);
 // A Rust backtrace line: `  12: mycrate::server::handle::h0123456789abcdef`; its `at` line follows.
 const RUST_FUNCTION = /^\s*\d+:\s+((?:[\w<>]+::)+[\w<>]+?)(?:::h[\da-f]{16})?\s*$/;
-const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?::(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|#L(\d+))?`, 'g');
+// A link's query (`?plain=1`) goes between the path and its `#L12`.
+const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?::(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|(?:\?[\w=&%.-]*)?#L(\d+))?`, 'g');
 
 const ERROR_NAME = /\b((?:[A-Za-z_][\w]*\.)*([A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Fault|Failure|Warning)))\b(?::\s+([^`\n]+))?/g;
 const PANIC = /\b(?:panic|fatal error|error(?:\[E\d+\])?):\s+([^`\n]+)/i;
@@ -165,6 +178,14 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   if (node) return found.frame({ path: node[2]!, line: Number(node[3]), ...symbolOf(node[1]), text: node[0] });
   const php = PHP_FRAME.exec(line);
   if (php) return found.frame({ path: php[1]!, line: Number(php[2]), ...symbolOf(php[3]), text: php[0] });
+  const atSign = AT_SIGN_FRAME.exec(line);
+  if (atSign) return found.frame({ path: atSign[2]!, line: Number(atSign[3]), ...symbolOf(atSign[1]), text: atSign[0].trim() });
+  const pytest = PYTEST_FRAME.exec(line);
+  if (pytest) return found.frame({ path: pytest[1]!, line: Number(pytest[2]), ...symbolOf(pytest[3]), text: pytest[0].trim() }, 'innermost last');
+  const native = NATIVE_FRAME.exec(line);
+  if (native) return found.frame({ path: native[2]!, line: Number(native[3]), ...symbolOf(native[1]), text: native[0] });
+  const fileComma = FILE_COMMA_LINE.exec(line);
+  if (fileComma) return found.frame({ path: fileComma[1]!, line: Number(fileComma[2]), text: fileComma[0] });
   const ruby = RUBY_FRAME.exec(line);
   if (ruby) return found.frame({ path: ruby[1]!, line: Number(ruby[2]), ...symbolOf(ruby[3]), text: ruby[0] });
   const phpError = PHP_ERROR_AT.exec(line);
@@ -185,7 +206,7 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
     }
     // Rust prints a frame's function on the line before its `at src/x.rs:12:5`.
     const symbol = /^\s*at\s/.test(line) ? symbolOf(previous.rustFunction) : {};
-    found.frame({ path, line: Number(lineNumber), ...symbol, text: match[0] });
+    found.frame({ path, line: Number(lineNumber), ...symbol, text: match[0], ...(/^https?:/.test(path) ? { link: true as const } : {}) });
   }
 }
 
@@ -241,7 +262,7 @@ function readWords(line: string, found: Collector): void {
 /** Gathers clues without repeats, each kind up to its cap. */
 class Collector {
   private readonly frames: Frame[] = [];
-  private readonly frameKeys = new Set<string>();
+  private readonly frameKeys = new Map<string, Frame>();
   /** The frames of Python tracebacks. */
   private readonly innermostLast = new Set<Frame>();
   private readonly paths = new Set<string>();
@@ -254,9 +275,18 @@ class Collector {
     const path = normalisePath(frame.path);
     if (!path) return;
     const key = `${path}:${frame.line ?? ''}`;
-    if (this.frameKeys.has(key) || this.frames.length >= MAX_FRAMES) return;
-    this.frameKeys.add(key);
+    const seen = this.frameKeys.get(key);
+    if (seen) {
+      // Rust says where it panicked, then the same place again as a frame with its function.
+      if (!seen.symbol && frame.symbol) {
+        seen.symbol = frame.symbol;
+        this.symbol(frame.symbol);
+      }
+      return;
+    }
+    if (this.frames.length >= MAX_FRAMES) return;
     const kept = { ...frame, path };
+    this.frameKeys.set(key, kept);
     this.frames.push(kept);
     if (order === 'innermost last') this.innermostLast.add(kept);
     if (frame.symbol) this.symbol(frame.symbol);
@@ -313,10 +343,18 @@ class Collector {
   }
 }
 
-/** `/`-separated, without `file://`, `webpack://`, `./` or a trailing `)`; undefined for Node's own modules. */
+/**
+ * `/`-separated, without `file://`, `webpack://`, a URL's host, a code host's `owner/repo/blob/ref`,
+ * leading `./` and `../` or a trailing `)`; undefined for Node's own modules.
+ */
 export function normalisePath(written: string): string | undefined {
-  let path = written.replace(/\\/g, '/').replace(/^(?:file|webpack):\/\/\/?/, '/');
+  let path = written
+    .replace(/\\/g, '/')
+    .replace(/^(?:file|webpack):\/\/\/?/, '/')
+    .replace(/^https?:\/\/[^/]+/, '')
+    // GitHub's and Gitea's `/owner/repo/blob/ref/`, GitLab's `/group/repo/-/blob/ref/`.
+    .replace(/^\/(?:[^/]+\/)+?(?:-\/)?blob\/[^/]+\//, '');
   if (/^(?:node|internal)[:/]/.test(written)) return undefined;
-  path = path.replace(/^(?:\.\/)+/, '').replace(/\/\.\//g, '/');
+  path = path.replace(/^(?:\.\.?\/)+/, '').replace(/\/\.\//g, '/');
   return path === '' ? undefined : path;
 }

@@ -209,7 +209,7 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
 }
 
 function frameWhy(path: string, frame: Frame): string {
-  return `stack frame ${path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
+  return `${frame.link ? 'links to' : 'stack frame'} ${path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
 }
 
 /**
@@ -458,8 +458,8 @@ function whyOf(evidence: readonly Evidence[]): string[] {
   for (const kind of KIND_ORDER) {
     const phrases = [...new Set(byStrength(evidence.filter((e) => e.kind === kind && e.why !== '')).map((e) => e.why))];
     why.push(...phrases.slice(0, WHY_PER_KIND));
-    if (phrases.length > WHY_PER_KIND)
-      why.push(`and ${phrases.length - WHY_PER_KIND} more ${kind === 'frame' ? 'frames' : kind === 'search' ? 'hits' : `${kind}s`}`);
+    const more = phrases.length - WHY_PER_KIND;
+    if (more > 0) why.push(`and ${more} more ${kind === 'search' ? 'hit' : kind}${more === 1 ? '' : 's'}`);
   }
   return why;
 }

@@ -115,9 +115,54 @@ test("gin's recovery log gives each frame the function on the line below it, clo
 
 test('a Rust panic and backtrace give the panic site, the frames with their functions and the message', () => {
   const clues = extractClues(fixture('rust.txt'));
-  assert.deepEqual(frames(fixture('rust.txt')), ['src/cache.rs:8', '/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645']);
+  // The panic site comes first, and takes the function of the backtrace's frame at the same place.
+  assert.deepEqual(frames(fixture('rust.txt')), [
+    'src/cache.rs:8 Cache.evict',
+    '/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645',
+  ]);
   assert.ok(clues.messages.includes('cache is empty, nothing to evict'));
   assert.ok(symbols(fixture('rust.txt')).includes('Cache.evict'));
+});
+
+test("links to a file on a code host and a browser's URLs give the file's path in the repository", () => {
+  const text = [
+    'The check at https://github.com/psf/requests/blob/main/src/requests/models.py#L120 is wrong,',
+    'see also [the docs](https://github.com/psf/requests/blob/v2.31.0/docs/api.md?plain=1#L9)',
+    'and https://gitlab.com/group/sub/repo/-/blob/feature/x/lib/a.rb.',
+    'TypeError: body is undefined',
+    '    at parseBody (http://localhost:3000/src/server.js:12:5)',
+    'handle@http://localhost:3000/src/router.js:40:10',
+    '@webpack:///./src/index.js:3:1',
+    'warnings at ./src/util.js:7 and ../shared/config.js:2',
+  ].join('\n');
+  assert.deepEqual(frames(text), [
+    'src/requests/models.py:120',
+    'docs/api.md:9',
+    '/src/server.js:12 parseBody',
+    '/src/router.js:40 handle',
+    '/src/index.js:3',
+    'src/util.js:7',
+    'shared/config.js:2',
+  ]);
+  // A branch name with a slash is left in the path; its tail is still the file's.
+  assert.deepEqual(extractClues(text).paths, ['x/lib/a.rb']);
+});
+
+test("pytest's, gdb's and the sanitizers' frames, and C's assert, give the function with the file and line", () => {
+  const pytest = [
+    'tests/test_store.py:5: in test_load',
+    '    assert store.load(p) == {}',
+    'app/store.py:8: in load',
+    '    return self.read(path)',
+    'E   EOFError',
+  ].join('\n');
+  assert.deepEqual(frames(pytest), ['app/store.py:8 load', 'tests/test_store.py:5 test_load'], 'innermost first, as for Python');
+  const asan =
+    '==1==ERROR: AddressSanitizer: heap-use-after-free\n    #0 0x4f1e2b in Cache::evict(int) /src/engine/cache.cpp:42:7\n    #1 0x4f2a10 in main /src/engine/main.cpp:10:3';
+  assert.deepEqual(frames(asan), ['/src/engine/cache.cpp:42 Cache.evict', '/src/engine/main.cpp:10 main']);
+  const gdb = '#0  0x00005555555551a9 in parse_header (buf=0x0, len=4) at src/http/parser.c:118\n#1  handle_request (c=0x5555) at src/http/server.c:77';
+  assert.deepEqual(frames(gdb), ['src/http/parser.c:118 parse_header', 'src/http/server.c:77 handle_request']);
+  assert.deepEqual(frames('Assertion failed: (len > 0), function parse_header, file src/http/parser.c, line 118.'), ['src/http/parser.c:118']);
 });
 
 test('a compiler error gives the file and line, and its message', () => {

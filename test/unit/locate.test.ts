@@ -128,6 +128,14 @@ test("an issue written under its template's headings points at the code, not at 
   assert.equal(answer.files[1]!.why.at(-1), 'about the project, not its code: counts half');
 });
 
+test("an issue's permalink to a line of the code points at that file and line, said as a link", async () => {
+  const issue = 'Refunds are posted without a check, see https://github.com/acme/shop/blob/4f2a9c1/app/payments/gateway.py#L14 here.';
+  const gateway = (await locate(keeper, issue)).files[0]!;
+  assert.equal(gateway.path, 'app/payments/gateway.py');
+  assert.equal(gateway.line, 14);
+  assert.equal(gateway.why[0], 'links to app/payments/gateway.py:14');
+});
+
 test('a file named in prose, without a folder or a line, is found by its name', async () => {
   const ambiguous = await locate(keeper, 'crash in main.go? no, in models.py line 3 maybe');
   assert.ok(ambiguous.files.some((f) => f.why.includes('names app/payments/models.py')));
