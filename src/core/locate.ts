@@ -13,7 +13,7 @@
 // src/a.py:123 in parse", "defines Config.load", "quotes "connection reset" verbatim", "search: 3
 // chunks"), strongest first; `chunks` the file's best chunks (at most MAX_CHUNKS_PER_FILE), the
 // ones the strongest evidence points at first. `clues` is what was read from the text, by kind
-// (`frame`, `path`, `symbol`, `error`, `message`, `word`). Text with nothing that points at code
+// (`frame`, `link`, `path`, `symbol`, `error`, `message`, `word`). Text with nothing that points at code
 // answers no files, never an error.
 //
 // How a file's score is made (the weights below, and why they stand where they stand):
@@ -22,7 +22,8 @@
 //   there is, the program says it ran there. Each further frame in the same file adds less
 //   (FRAME_DIMINISHING), so that all of them together weigh less than a frame and a message. A
 //   path matched only by its last folders (`/app/src/x.py` for `lib/src/x.py`) counts
-//   PARTIAL_PATH_FACTOR of it; a path several files could be splits its weight among them.
+//   PARTIAL_PATH_FACTOR of it; a path several files could be splits its weight among them. A
+//   `path:line` mention and a link to a line (a code host's permalink) count as frames.
 // - A path named without a line (PATH_WEIGHT): said by a person, nearly as strong.
 // - A quoted message found verbatim in a chunk (MESSAGE_WEIGHT, scaled down for fragments of
 //   fewer than four words and split among the files holding it): the code that raises or logs it.
@@ -384,7 +385,7 @@ async function searchWords(keeper: IndexKeeper, query: string, board: Board): Pr
 
 function cluesOf(extracted: Extracted, words: readonly string[]): LocateAnswer['clues'] {
   return [
-    ...extracted.frames.map((frame) => ({ kind: frame.line !== undefined ? 'frame' : 'path', text: frameText(frame) })),
+    ...extracted.frames.map((frame) => ({ kind: frame.link ? 'link' : frame.line !== undefined ? 'frame' : 'path', text: frameText(frame) })),
     ...extracted.paths.map((text) => ({ kind: 'path', text })),
     ...extracted.symbols.map((symbol) => ({ kind: 'symbol', text: symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name })),
     ...extracted.errors.map((text) => ({ kind: 'error', text })),

@@ -130,10 +130,15 @@ test("an issue written under its template's headings points at the code, not at 
 
 test("an issue's permalink to a line of the code points at that file and line, said as a link", async () => {
   const issue = 'Refunds are posted without a check, see https://github.com/acme/shop/blob/4f2a9c1/app/payments/gateway.py#L14 here.';
-  const gateway = (await locate(keeper, issue)).files[0]!;
+  const answer = await locate(keeper, issue);
+  const gateway = answer.files[0]!;
   assert.equal(gateway.path, 'app/payments/gateway.py');
   assert.equal(gateway.line, 14);
   assert.equal(gateway.why[0], 'links to app/payments/gateway.py:14');
+  assert.deepEqual(
+    answer.clues.filter((clue) => clue.kind === 'link'),
+    [{ kind: 'link', text: 'app/payments/gateway.py:14' }],
+  );
 });
 
 test('a file named in prose, without a folder or a line, is found by its name', async () => {
