@@ -75,7 +75,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     {
       title: 'Locate the code an issue or a stack trace is about',
       description:
-        'Give it an issue text, an error message or a stack trace as pasted; it reads the frames, paths, names, error classes and quoted messages ' +
+        'Give it an issue text, an error message or a stack trace as pasted; it reads the frames, links to files, paths, names, error classes and quoted messages ' +
         'and answers the files to look at, best first, each with why it is there (the frame, the definition, the verbatim message, the search hits) ' +
         "and its best chunks' line ranges (startLine-endLine, for read_range) and chunk ids (for read_chunk), within a byte budget.",
       inputSchema: {
