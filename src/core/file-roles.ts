@@ -1,13 +1,15 @@
 // What a file is for, where its path says it is not the code a question or a fix is about: a
 // test, a file about the project rather than its code (issue templates, workflows, a code of
-// conduct), a lockfile. A test describes the behaviour it checks in the words an issue or a
-// question uses (`test('a corrupt index is moved aside and rebuilt')`, `def
-// test_rebuilds_corrupt_index`); an issue template holds the headings the issue was written under
-// ("Describe the bug", "Steps to reproduce"); a lockfile names every dependency an issue may
-// mention. Each matches an issue's words as well as the code does, often better. `locate` counts
-// all three at half weight; search counts tests less (src/core/search/rerank.ts).
+// conduct), a lockfile, another project's code kept in this one. A test describes the behaviour
+// it checks in the words an issue or a question uses (`test('a corrupt index is moved aside and
+// rebuilt')`, `def test_rebuilds_corrupt_index`); an issue template holds the headings the issue
+// was written under ("Describe the bug", "Steps to reproduce"); a lockfile names every dependency
+// an issue may mention; a vendored copy defines the library names an issue uses (ruff's copy of
+// typeshed defines `builtins.open`, which a lint rule's issue names). Each matches an issue's words
+// as well as the code does, often better. `locate` counts all four at half weight; search counts
+// tests less (src/core/search/rerank.ts).
 
-export type FileRole = 'test' | 'project' | 'lockfile';
+export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored';
 
 /** Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`, Go's `testdata/`, Jest's `__tests__/`. */
 const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__)[\\/]/i;
@@ -38,10 +40,14 @@ const PROJECT_FILE =
 const LOCKFILE =
   /(?:^|[\\/])(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|composer\.lock|go\.sum|poetry\.lock|Pipfile\.lock|uv\.lock|Podfile\.lock|mix\.lock|pubspec\.lock|packages\.lock\.json|flake\.lock)$/;
 
+/** Folders that hold other projects' code by every ecosystem's convention. */
+const VENDORED_FOLDER = /(?:^|[\\/])(?:vendor|vendored|third[_-]?party|node_modules|bower_components)[\\/]/i;
+
 /** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */
 export function fileRole(relPath: string): FileRole | undefined {
   if (TEST_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';
   if (PROJECT_FOLDER.test(relPath) || PROJECT_FILE.test(relPath)) return 'project';
   if (LOCKFILE.test(relPath)) return 'lockfile';
+  if (VENDORED_FOLDER.test(relPath)) return 'vendored';
   return undefined;
 }

@@ -35,10 +35,11 @@
 //   scores over the search's best, halved for each further chunk, so one file with many weak hits
 //   never outweighs a file the best chunk is in. It orders the files nothing above points at, and
 //   breaks ties among those it does.
-// - A test, a file about the project (`.github/`, CONTRIBUTING) or a lockfile counts half its
-//   evidence (ROLE_FACTOR, `file-roles.ts`), and says so: the fix an issue asks for is in the code,
-//   and these match an issue's words as well as the code does (a test names the behaviour, an
-//   issue template holds the issue's headings).
+// - A test, a file about the project (`.github/`, CONTRIBUTING), a lockfile or vendored code
+//   counts half its evidence (ROLE_FACTOR, `file-roles.ts`), and says so: the fix an issue asks for
+//   is in the project's code, and these match an issue's words as well as the code does (a test
+//   names the behaviour, an issue template holds the issue's headings, a vendored library defines
+//   the names an issue uses).
 //
 // Within a file, the pieces of evidence of one kind add up with diminishing returns (the best in
 // full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
@@ -131,6 +132,7 @@ const ROLE_WHY: Record<FileRole, string> = {
   test: 'a test file: counts half',
   project: 'about the project, not its code: counts half',
   lockfile: 'a lockfile: counts half',
+  vendored: "another project's code kept here: counts half",
 };
 
 type EvidenceKind = 'frame' | 'path' | 'message' | 'symbol' | 'error' | 'search';

@@ -24,7 +24,7 @@ test('test files are told by the names test tools give them, in every language',
   }
 });
 
-test('files about the project and lockfiles are told apart from its code', () => {
+test('files about the project, lockfiles and vendored code are told apart from its code', () => {
   for (const path of [
     '.github/ISSUE_TEMPLATE/bug_report.md',
     '.github/workflows/ci.yml',
@@ -38,9 +38,18 @@ test('files about the project and lockfiles are told apart from its code', () =>
   for (const path of ['package-lock.json', 'web/yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'go.sum', 'Gemfile.lock', 'composer.lock', 'poetry.lock']) {
     assert.equal(fileRole(path), 'lockfile', path);
   }
+  for (const path of [
+    'vendor/github.com/pkg/errors/errors.go',
+    'crates/red_knot_vendored/vendor/typeshed/stdlib/builtins.pyi',
+    'third_party/zlib/inflate.c',
+    'src/third-party/lodash.js',
+    'web/node_modules/express/lib/router.js',
+  ]) {
+    assert.equal(fileRole(path), 'vendored', path);
+  }
 });
 
-test('code and documents whose names only mention tests, projects or locks have no role', () => {
+test('code and documents whose names only mention tests, projects, locks or vendors have no role', () => {
   for (const path of [
     'src/core/store.ts',
     'docs/content/commands/npm-test.md',
@@ -56,6 +65,9 @@ test('code and documents whose names only mention tests, projects or locks have 
     'src/security.ts',
     'src/lock.rs',
     'lib/github/client.js',
+    'src/vendors.ts',
+    'lib/vendor-prefix.js',
+    'crates/red_knot_vendored/src/lib.rs',
   ]) {
     assert.equal(fileRole(path), undefined, path);
   }
