@@ -260,14 +260,17 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
 
 /**
  * Chunks that define `name` inside `qualifier`: titled `Qualifier > name`; in a module of that name
- * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); or, since a small
- * class stays one chunk, the class's own chunk when its text declares or calls `name(`.
+ * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); and,
+ * since a small class stays one chunk, in the other files the class's own chunk when its text
+ * declares or calls `name(` (lombok's javac `HandleHelper` is one chunk, its Eclipse twin is split
+ * into methods, and both define `HandleHelper.handle`).
  */
 function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string): StoredChunk[] {
   const nested = definitions(keeper, name, qualifier).filter((chunk) => titledAs(chunk, name, qualifier));
-  if (nested.length > 0) return nested;
+  const nestedFiles = new Set(nested.map((chunk) => chunk.path));
   const declares = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`);
-  return definitions(keeper, qualifier).filter((chunk) => declares.test(chunk.text));
+  const whole = definitions(keeper, qualifier).filter((chunk) => !nestedFiles.has(chunk.path) && declares.test(chunk.text));
+  return [...nested, ...whole];
 }
 
 function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Board): void {
