@@ -261,15 +261,16 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
 /**
  * Chunks that define `name` inside `qualifier`: titled `Qualifier > name`; in a module of that name
  * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); and,
- * since a small class stays one chunk, in the other files the class's own chunk when its text
+ * since a small class stays one chunk, in the other files the class's own chunk when its code
  * declares or calls `name(` (lombok's javac `HandleHelper` is one chunk, its Eclipse twin is split
- * into methods, and both define `HandleHelper.handle`).
+ * into methods, and both define `HandleHelper.handle`); a document's section titled by the class
+ * only shows how to call it.
  */
 function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string): StoredChunk[] {
   const nested = definitions(keeper, name, qualifier).filter((chunk) => titledAs(chunk, name, qualifier));
   const nestedFiles = new Set(nested.map((chunk) => chunk.path));
   const declares = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`);
-  const whole = definitions(keeper, qualifier).filter((chunk) => !nestedFiles.has(chunk.path) && declares.test(chunk.text));
+  const whole = definitions(keeper, qualifier).filter((chunk) => chunk.kind === 'code' && !nestedFiles.has(chunk.path) && declares.test(chunk.text));
   return [...nested, ...whole];
 }
 

@@ -215,6 +215,28 @@ test('a qualified name is found among many namesakes whose files are named after
   }
 });
 
+test('a Class.method is credited to every file that defines it, whether its class is one chunk or split into methods', async () => {
+  // lombok keeps a javac and an Eclipse twin of each handler; the small one stays one chunk.
+  const root = tempDir('fused-locate-twins-');
+  fs.mkdirSync(path.join(root, 'javac'));
+  fs.mkdirSync(path.join(root, 'eclipse'));
+  fs.writeFileSync(path.join(root, 'javac', 'HandleHelper.java'), 'class HandleHelper {\n  void handle(Node node) {\n    node.up();\n  }\n}\n');
+  const filler = Array.from(
+    { length: 80 },
+    (_, i) => `  void step${i}(Node node) {\n    node.visit(${i}, "a long enough body to fill the chunk ${i}");\n  }\n`,
+  ).join('\n');
+  fs.writeFileSync(path.join(root, 'eclipse', 'HandleHelper.java'), `class HandleHelper {\n  void handle(Node node) {\n    node.up();\n  }\n\n${filler}}\n`);
+  const twins = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await twins.sync();
+    const answer = await locate(twins, 'Calling `HandleHelper.handle` on a class inside a method fails.');
+    assert.deepEqual(paths(answer).slice(0, 2).sort(), ['eclipse/HandleHelper.java', 'javac/HandleHelper.java']);
+    for (const file of answer.files.slice(0, 2)) assert.ok(file.why.includes('defines HandleHelper.handle'), file.path);
+  } finally {
+    await twins.close();
+  }
+});
+
 test("of a Python traceback's frames in one file, the innermost, printed last, is the line the file opens at", async () => {
   const text = [
     'Traceback (most recent call last):',
