@@ -217,19 +217,20 @@ function frameWhy(path: string, frame: Frame): string {
 
 /**
  * Where a frame points in the indexed copy of its file: the narrowest chunk holding its line (a
- * method rather than its class's header chunk). Unless the frame names its function, no part of
- * that chunk's title is the function's name, and one chunk of the file is titled by it: then the
- * trace came from another version of the file (a release's, against a checkout), and the function
- * is where to look, from the first line of code that names it.
+ * method rather than its class's header chunk). When the frame names its function, no part of that
+ * chunk's title is the function's name, and one chunk of the file is titled by it, the trace came
+ * from another version of the file (a release's, against a checkout): the function is where to
+ * look, from the first line of code that names it.
  */
 function frameSite(board: Board, path: string, line: number, symbol: string | undefined): { line: number; chunk?: StoredChunk } {
   const chunks = board.chunksOf(path);
   const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+  const asWritten = { line, ...(holding ? { chunk: holding } : {}) };
   const named = symbol ? splitSymbol(symbol) : undefined;
-  if (!named || (holding && titleHas(holding.title, named.name))) return { line, ...(holding ? { chunk: holding } : {}) };
+  if (!named || (holding && titleHas(holding.title, named.name))) return asWritten;
   // A long function is chunked in parts (`run (part 1)`, `run (part 2)`), and is one function.
   const defining = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier)).sort((a, b) => a.startLine - b.startLine);
-  if (new Set(defining.map((chunk) => chunk.title.replace(/ \(part \d+\)$/, ''))).size !== 1) return { line, ...(holding ? { chunk: holding } : {}) };
+  if (new Set(defining.map((chunk) => chunk.title.replace(/ \(part \d+\)$/, ''))).size !== 1) return asWritten;
   const chunk = defining[0]!;
   const naming = new RegExp(`(?<![\\w$])${named.name.replace(/\$/g, '\\$')}(?![\\w$])`);
   const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
