@@ -212,7 +212,7 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
 }
 
 function frameWhy(path: string, frame: Frame): string {
-  return `${frame.link ? 'links to' : 'stack frame'} ${path}${frame.line !== undefined ? `:${frame.line}` : ''}${frame.symbol ? ` in ${frame.symbol}` : ''}`;
+  return `${frame.link ? 'links to' : 'stack frame'} ${frameText({ ...frame, path })}`;
 }
 
 /**
@@ -232,7 +232,7 @@ function frameSite(board: Board, path: string, line: number, symbol: string | un
   const defining = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier)).sort((a, b) => a.startLine - b.startLine);
   if (new Set(defining.map((chunk) => chunk.title.replace(/ \(part \d+\)$/, ''))).size !== 1) return asWritten;
   const chunk = defining[0]!;
-  const naming = new RegExp(`(?<![\\w$])${named.name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  const naming = new RegExp(`${startsName(named.name)}(?![\\w$])`);
   const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
   return { line: chunk.startLine + Math.max(0, offset), chunk };
 }
@@ -268,9 +268,9 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
  * only shows how to call it.
  */
 function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string): StoredChunk[] {
-  const nested = definitions(keeper, name, qualifier).filter((chunk) => titledAs(chunk, name, qualifier));
+  const nested = definitions(keeper, name, qualifier);
   const nestedFiles = new Set(nested.map((chunk) => chunk.path));
-  const declares = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`);
+  const declares = new RegExp(`${startsName(name)}\\s*\\(`);
   const whole = definitions(keeper, qualifier).filter((chunk) => chunk.kind === 'code' && !nestedFiles.has(chunk.path) && declares.test(chunk.text));
   return [...nested, ...whole];
 }
@@ -285,14 +285,18 @@ function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Boa
 }
 
 /**
- * Chunks titled by the symbol: the last part of their title path is the name or declares it. Given
- * a qualifier, only chunks whose title or path also says it are looked up: a name many types define
- * (gin's `Render`, on every renderer and in every renderer's test) would fill the lookup before the
- * qualifier's own (`Context > Render`) were read.
+ * Chunks titled by the symbol (`titledAs`). Given a qualifier, only chunks whose title or path also
+ * says it are looked up: a name many types define (gin's `Render`, on every renderer and in every
+ * renderer's test) would fill the lookup before the qualifier's own (`Context > Render`) were read.
  */
 function definitions(keeper: IndexKeeper, name: string, qualifier?: string): StoredChunk[] {
   const match = `title : ${quote(name)}` + (qualifier ? ` AND title : ${quote(qualifier)}` : '');
-  return keeper.matchChunks(match, DEFINITION_LOOKUP).filter((chunk) => titleHas(chunk.title.split(' > ').at(-1) ?? '', name));
+  return keeper.matchChunks(match, DEFINITION_LOOKUP).filter((chunk) => titledAs(chunk, name, qualifier));
+}
+
+/** The start of a pattern that finds `name` where it is not part of a longer identifier. */
+function startsName(name: string): string {
+  return `(?<![\\w$])${name.replace(/\$/g, '\\$')}`;
 }
 
 /** Whether the chunk defines `name`: its title's last part says it, and what it is in says the qualifier, or its file is named so. */
