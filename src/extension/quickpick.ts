@@ -63,6 +63,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   let hidden = false;
   let timer: NodeJS.Timeout | undefined;
   let generation = 0;
+  let previews = 0;
   /** The items shown came from a first index still running: more may have been indexed since. */
   let partial = false;
   // The pick owns its preview highlight: disposing the type on hide also takes it off every editor.
@@ -119,12 +120,17 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     }),
     pick.onDidChangeActive(async ([item]) => {
       if (!item?.result || accepted) return;
+      const mine = ++previews;
       try {
         const editor = await openResult(item.result, { preview: true, preserveFocus: true });
         // A preview that opens after the pick closed would set a disposed decoration type.
         if (!hidden) editor.setDecorations(highlight, [resultRange(item.result, editor.document)]);
       } catch (error) {
-        deps.log.warn(`cannot preview ${item.result.path}: ${String(error)}`);
+        // VS Code refuses an open that a later one superseded: the next item's preview, the accepted
+        // result, or the editor put back on hide. Only a preview still wanted failed for a reason.
+        const message = `cannot preview ${item.result.path}: ${String(error)}`;
+        if (mine !== previews || accepted || hidden) deps.log.trace(message);
+        else deps.log.warn(message);
       }
     }),
     pick.onDidAccept(async () => {

@@ -44,4 +44,29 @@ suite("the quick pick's preview highlight", () => {
     }
     assert.deepEqual(left, [], "the highlight's decoration type is disposed with the quick pick");
   });
+
+  test('previews superseded by moving on or closing warn of nothing', async () => {
+    const { page, extensionLogs } = workbench();
+    const warnings = () => extensionLogs().flatMap((log) => log.split('\n').filter((line) => line.includes('[warning] cannot preview')));
+    const before = warnings().length;
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input[placeholder^="Search the workspace"]');
+    // As a person scanning results does: each arrow key starts the next item's preview before the
+    // last one opened, and Escape puts the earlier editor back over whichever is still opening.
+    for (const query of ['store', 'content store', 'expiry', 'store expiry', 'content']) {
+      await page.keyboard.press('Control+Alt+F');
+      await input.fill(query);
+      await widget
+        .locator('[role="option"]', { hasText: /·\s*(rrf|proximity|fuzzy)/ })
+        .first()
+        .waitFor();
+      for (let i = 0; i < 4; i++) await page.keyboard.press(i % 2 ? 'ArrowUp' : 'ArrowDown');
+      for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
+        await page.keyboard.press('Escape');
+        await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+      }
+    }
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(warnings().slice(before), [], 'no preview the pick moved past or closed over is logged as a warning');
+  });
 });
