@@ -161,6 +161,26 @@ export function splitSymbol(written: string): SymbolMention | undefined {
   return { name, ...(qualifier && /^[A-Za-z_$][\w$]*$/.test(qualifier) ? { qualifier } : {}), text: written };
 }
 
+/**
+ * The class and method a JVM frame is in, as its source names them. `Y$Inner` is the inner class
+ * `Inner`; `Y$1` an anonymous class in Y; Kotlin's `Y$render$1.invoke` the body of a lambda in
+ * `render`; javac's `lambda$render$0` a lambda's body in `render`.
+ */
+function jvmSymbol(binaryClass: string, method: string): string {
+  const parts = binaryClass.split('$');
+  let anonymous = false;
+  while (parts.length > 1 && /^\d+$/.test(parts.at(-1)!)) {
+    parts.pop();
+    anonymous = true;
+  }
+  if (anonymous && parts.length > 1 && /^[a-z]/.test(parts.at(-1)!)) {
+    const enclosing = parts.pop()!;
+    return `${parts.at(-1)!}.${enclosing}`;
+  }
+  const lambda = /^lambda\$(\w+?)\$\d+$/.exec(method);
+  return `${parts.at(-1)!}.${lambda?.[1] ?? method}`;
+}
+
 function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }, next: string): void {
   const python = PYTHON_FRAME.exec(line);
   if (python) return found.frame({ path: python[1]!, line: Number(python[2]), ...symbolOf(python[3]), text: python[0] }, 'innermost last');
@@ -168,9 +188,8 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   if (java) {
     // `at com.x.Y$Inner.method(Y.java:42)`: the file lives in the package's folder.
     const packagePath = java[1]!.split('.').slice(0, -2).join('/');
-    const className = java[1]!.split('.').at(-2)!.split('$')[0]!;
     const file = packagePath ? `${packagePath}/${java[3]!}` : java[3]!;
-    return found.frame({ path: file, line: Number(java[4]), symbol: `${className}.${java[2]!}`, text: java[0] });
+    return found.frame({ path: file, line: Number(java[4]), symbol: jvmSymbol(java[1]!.split('.').at(-2)!, java[2]!), text: java[0] });
   }
   const csharp = CSHARP_FRAME.exec(line);
   if (csharp) return found.frame({ path: csharp[2]!, line: Number(csharp[3]), ...symbolOf(csharp[1]), text: csharp[0] });

@@ -217,25 +217,51 @@ function frameWhy(path: string, frame: Frame): string {
 
 /**
  * Where a frame points in the indexed copy of its file: the narrowest chunk holding its line (a
- * method rather than its class's header chunk). When the frame names its function, no part of that
- * chunk's title is the function's name, and one chunk of the file is titled by it, the trace came
- * from another version of the file (a release's, against a checkout): the function is where to
- * look, from the first line of code that names it.
+ * method rather than its class's header chunk). When the frame names its function and that chunk
+ * is not it, the trace came from another version of the file (a release's, against a checkout):
+ * the function is where to look, from its first line of code, if the file has one function of
+ * that name (overloads are several; a long function's parts are one) or one declaration of it in
+ * its class kept as one chunk.
  */
 function frameSite(board: Board, path: string, line: number, symbol: string | undefined): { line: number; chunk?: StoredChunk } {
   const chunks = board.chunksOf(path);
   const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
   const asWritten = { line, ...(holding ? { chunk: holding } : {}) };
   const named = symbol ? splitSymbol(symbol) : undefined;
-  if (!named || (holding && titleHas(holding.title, named.name))) return asWritten;
-  // A long function is chunked in parts (`run (part 1)`, `run (part 2)`), and is one function.
-  const defining = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier)).sort((a, b) => a.startLine - b.startLine);
-  if (new Set(defining.map((chunk) => chunk.title.replace(/ \(part \d+\)$/, ''))).size !== 1) return asWritten;
-  const chunk = defining[0]!;
-  const naming = new RegExp(`${startsName(named.name)}(?![\\w$])`);
-  const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
-  return { line: chunk.startLine + Math.max(0, offset), chunk };
+  if (!named || (holding && (titleHas(holding.title, named.name) || declaredInClass(holding, named).length > 0))) return asWritten;
+  const functions = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier) && !LATER_PART.test(chunk.title));
+  if (functions.length === 1) {
+    const chunk = functions[0]!;
+    const naming = new RegExp(`${startsName(named.name)}(?![\\w$])`);
+    const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
+    return { line: chunk.startLine + Math.max(0, offset), chunk };
+  }
+  if (functions.length > 0) return asWritten;
+  const declared = chunks.flatMap((chunk) => declaredInClass(chunk, named).map((offset) => ({ line: chunk.startLine + offset, chunk })));
+  return declared.length === 1 ? declared[0]! : asWritten;
 }
+
+/** The second and later parts of a function chunked in parts (`run (part 2)`). */
+const LATER_PART = / \(part (?:[2-9]|\d{2,})\)$/;
+
+/**
+ * The lines (offsets in the chunk) that declare `name` in a class `qualifier` kept as one chunk:
+ * `name(` opening a line or after its modifiers and type, not called (after `.`, `=`, `return`…)
+ * and not a statement ending in `;`.
+ */
+function declaredInClass(chunk: StoredChunk, named: SymbolMention): number[] {
+  if (!named.qualifier || chunk.kind !== 'code' || !titleHas(chunk.title.split(' > ').at(-1) ?? '', named.qualifier)) return [];
+  const declaring = new RegExp(`^(?:\\s*func\\s*\\([^)]*\\))?([^=(;.]*?)${startsName(named.name)}\\s*\\((?!.*;\\s*$)`);
+  const offsets: number[] = [];
+  chunk.text.split('\n').forEach((text, offset) => {
+    const prefix = declaring.exec(text)?.[1];
+    if (prefix !== undefined && !COMMENT.test(text) && !CALLING.test(prefix)) offsets.push(offset);
+  });
+  return offsets;
+}
+
+/** What before a name on its line makes it a call or an expression: `return read(…)`, `a->read(…)`. */
+const CALLING = /(?:\b(?:return|throw|new|await|yield|else|case|do)|->|::|[+\-/%|!?:,])\s*$/;
 
 /** Records where each symbol is defined; returns the symbols as the search should say them, qualified ones first. */
 function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], board: Board): string[] {
@@ -253,7 +279,7 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
       const key = `${chunk.path}\0${symbol.name}`;
       if (credited.has(key)) continue;
       credited.add(key);
-      board.add(chunk.path, { kind: 'symbol', weight, why: `defines ${said}`, chunk });
+      board.add(chunk.path, { kind: 'symbol', weight, why: definesWhy(chunk, said), chunk });
     }
   }
   return ordered.map((symbol) => (symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name));
@@ -271,8 +297,16 @@ function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: stri
   const nested = definitions(keeper, name, qualifier);
   const nestedFiles = new Set(nested.map((chunk) => chunk.path));
   const declares = new RegExp(`${startsName(name)}\\s*\\(`);
-  const whole = definitions(keeper, qualifier).filter((chunk) => chunk.kind === 'code' && !nestedFiles.has(chunk.path) && declares.test(chunk.text));
+  // Asked with the name in the text: a qualifier such as `Adapter` titles many chunks.
+  const whole = keeper
+    .matchChunks(`title : ${quote(qualifier)} AND text : ${quote(name)}`, DEFINITION_LOOKUP)
+    .filter((chunk) => titledAs(chunk, qualifier, undefined) && chunk.kind === 'code' && !nestedFiles.has(chunk.path) && declares.test(chunk.text));
   return [...nested, ...whole];
+}
+
+/** A document's section titled by a name is about it (a troubleshooting guide's `IllegalStateException`), not its definition. */
+function definesWhy(chunk: StoredChunk, name: string): string {
+  return chunk.kind === 'code' ? `defines ${name}` : `a section on ${name}`;
 }
 
 function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Board): void {
@@ -280,7 +314,8 @@ function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Boa
     const defining = definitions(keeper, name);
     const files = new Set(defining.map((chunk) => chunk.path));
     if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
-    for (const chunk of firstPerFile(defining)) board.add(chunk.path, { kind: 'error', weight: ERROR_WEIGHT / files.size, why: `defines ${name}`, chunk });
+    for (const chunk of firstPerFile(defining))
+      board.add(chunk.path, { kind: 'error', weight: ERROR_WEIGHT / files.size, why: definesWhy(chunk, name), chunk });
   }
 }
 
@@ -468,7 +503,10 @@ function score(evidence: readonly Evidence[]): number {
 function whyOf(evidence: readonly Evidence[]): string[] {
   const why: string[] = [];
   for (const kind of KIND_ORDER) {
-    const phrases = [...new Set(byStrength(evidence.filter((e) => e.kind === kind && e.why !== '')).map((e) => e.why))];
+    // An error class the text also names as a symbol is one definition, said once.
+    const phrases = [...new Set(byStrength(evidence.filter((e) => e.kind === kind && e.why !== '')).map((e) => e.why))].filter(
+      (phrase) => !why.includes(phrase),
+    );
     why.push(...phrases.slice(0, WHY_PER_KIND));
     const more = phrases.length - WHY_PER_KIND;
     if (more > 0) why.push(`and ${more} more ${kind === 'search' ? 'hit' : kind}${more === 1 ? '' : 's'}`);

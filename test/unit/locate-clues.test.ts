@@ -54,10 +54,22 @@ test('a Java trace turns the package into the folder the file lives in, without 
   assert.deepEqual(extractClues(fixture('java.txt')).errors, ['NullPointerException']);
 });
 
-test('a Kotlin frame and an inner class keep the outer class as the qualifier', () => {
-  assert.deepEqual(frames('\tat com.acme.billing.InvoiceKt$render$1.invoke(Invoice.kt:31)\n\tat com.acme.billing.Printer$Page.flush(Printer.kt:9)'), [
-    'com/acme/billing/Invoice.kt:31 InvoiceKt.invoke',
-    'com/acme/billing/Printer.kt:9 Printer.flush',
+test("a JVM frame names the method in the class that holds it: an inner class, an anonymous one's outer class, a lambda's enclosing method", () => {
+  const trace = [
+    '\tat com.acme.billing.InvoiceKt$render$1.invoke(Invoice.kt:31)',
+    '\tat com.acme.billing.Printer$Page.flush(Printer.kt:9)',
+    '\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:397)',
+    '\tat com.acme.orders.OrderService$1.run(OrderService.java:40)',
+    '\tat com.acme.orders.OrderService.lambda$placeOrder$0(OrderService.java:18)',
+    '\tat com.acme.orders.Queue$Worker$2.call(Queue.java:77)',
+  ].join('\n');
+  assert.deepEqual(frames(trace), [
+    'com/acme/billing/Invoice.kt:31 InvoiceKt.render',
+    'com/acme/billing/Printer.kt:9 Page.flush',
+    'com/google/gson/internal/bind/ReflectiveTypeAdapterFactory.java:397 Adapter.read',
+    'com/acme/orders/OrderService.java:40 OrderService.run',
+    'com/acme/orders/OrderService.java:18 OrderService.placeOrder',
+    'com/acme/orders/Queue.java:77 Worker.call',
   ]);
 });
 

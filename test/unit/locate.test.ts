@@ -250,3 +250,79 @@ test("of a Python traceback's frames in one file, the innermost, printed last, i
   assert.equal(gateway.lineText, 'raise ValueError("amount must be positive")');
   assert.deepEqual(gateway.why.slice(0, 2), ['stack frame app/payments/gateway.py:10 in charge', 'stack frame app/payments/gateway.py:14 in refund']);
 });
+
+test('a JVM frame from another version opens at its method in an inner class kept as one chunk, but not at one of several overloads', async () => {
+  const root = tempDir('fused-locate-jvm-');
+  const pkg = path.join(root, 'src', 'main', 'java', 'com', 'acme');
+  fs.mkdirSync(pkg, { recursive: true });
+  const filler = Array.from(
+    { length: 60 },
+    (_, i) => `  void step${i}(Node node) {\n    node.visit(${i}, "a long enough body to fill the chunk ${i}");\n  }\n`,
+  ).join('\n');
+  const factory = [
+    'package com.acme;',
+    '',
+    'class Factory {',
+    filler,
+    '  static final class Adapter {',
+    '    Object read(Reader in) throws IOException {',
+    '      Object value = in.read();',
+    '      return value;',
+    '    }',
+    '',
+    '    void close() {',
+    '      read(null);',
+    '    }',
+    '  }',
+    '}',
+  ].join('\n');
+  fs.writeFileSync(path.join(pkg, 'Factory.java'), factory);
+  const parse = (type: string) => `  Object parse(${type} input) {\n    return input.toString().trim().length() > 0 ? input : null;\n  }\n`;
+  fs.writeFileSync(path.join(pkg, 'Parser.java'), `package com.acme;\n\nclass Parser {\n${parse('String')}\n${parse('Reader')}\n${filler}}\n`);
+  const jvm = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await jvm.sync();
+    // Line 20 of Factory.java is in step4 here; the trace's version ran Adapter.read there.
+    const trace = [
+      'java.lang.IllegalStateException: closed',
+      '\tat com.acme.Factory$Adapter.read(Factory.java:20)',
+      '\tat com.acme.Parser.parse(Parser.java:30)',
+    ].join('\n');
+    const answer = await locate(jvm, trace);
+    const factoryFile = answer.files.find((f) => f.path === 'src/main/java/com/acme/Factory.java')!;
+    const readLine = factory.split('\n').indexOf('    Object read(Reader in) throws IOException {') + 1;
+    assert.equal(factoryFile.line, readLine, 'the declaration of read, not its call in close');
+    assert.equal(factoryFile.why[0], `stack frame src/main/java/com/acme/Factory.java:20 in Adapter.read (at line ${readLine} here)`);
+    // Parser has two parse methods: which one the trace's line 30 was in, nothing says; it stays.
+    const parser = answer.files.find((f) => f.path === 'src/main/java/com/acme/Parser.java')!;
+    assert.equal(parser.line, 30);
+    assert.equal(parser.why[0], 'stack frame src/main/java/com/acme/Parser.java:30 in Parser.parse');
+  } finally {
+    await jvm.close();
+  }
+});
+
+test('an error class named twice is said once per file, and a document section titled by it is a section on it, not its definition', async () => {
+  const root = tempDir('fused-locate-sections-');
+  fs.mkdirSync(path.join(root, 'src'));
+  fs.writeFileSync(
+    path.join(root, 'src', 'QuotaExceededError.ts'),
+    'export class QuotaExceededError extends Error {\n  constructor(readonly limit: number) {\n    super(`quota of ${limit} exceeded`);\n  }\n}\n',
+  );
+  fs.writeFileSync(
+    path.join(root, 'TROUBLESHOOTING.md'),
+    '# Troubleshooting\n\n## QuotaExceededError\n\nRaise the limit in the settings, or wait for the next hour.\n',
+  );
+  const sections = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await sections.sync();
+    const answer = await locate(sections, 'After an hour of uploads: src.errors.QuotaExceededError: quota of 100 exceeded');
+    const code = answer.files.find((f) => f.path === 'src/QuotaExceededError.ts')!;
+    assert.equal(code.why.filter((w) => w === 'defines QuotaExceededError').length, 1, code.why.join(' | '));
+    const guide = answer.files.find((f) => f.path === 'TROUBLESHOOTING.md')!;
+    assert.ok(guide.why.includes('a section on QuotaExceededError'), guide.why.join(' | '));
+    assert.ok(!guide.why.some((w) => w.startsWith('defines')), guide.why.join(' | '));
+  } finally {
+    await sections.close();
+  }
+});
