@@ -78,7 +78,7 @@ const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack:\/\/\/?|https?:\/
 const PYTHON_FRAME = /File "([^"]+)", line (\d+)(?:, in ([\w<>.$]+))?/;
 // `java.base/` before the class is the module, no folder.
 const JAVA_FRAME = /\bat\s+(?:[\w.]+\/)?((?:[\w$]+\.)+)([\w$<>-]+)\(([\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)/;
-const CSHARP_FRAME = /\bat\s+([\w.`$<>]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
+const CSHARP_FRAME = /\bat\s+([\w.`$<>+]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
 const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]+)(?:\s+\[as [^\]]+\])?\s+\((${PATH}):(\d+)(?::\d+)?\)`);
 const PHP_FRAME = new RegExp(String.raw`#\d+\s+(${PATH})\((\d+)\):\s*([\w\\]+(?:->|::)\w+|\w+)?`);
 const PHP_ERROR_AT = new RegExp(String.raw`\bin\s+(${PATH})(?:\s+on\s+line\s+|:)(\d+)`);
@@ -91,6 +91,11 @@ const PYTEST_FRAME = new RegExp(String.raw`^(${PATH}):(\d+): in ([\w<>.]+)\s*$`)
 const NATIVE_FRAME = new RegExp(String.raw`#\d+\s+(?:0x[\da-f]+\s+in\s+)?([^\s(]+)\s*(?:\(.*\))?\s+(?:at\s+)?(${PATH}):(\d+)`);
 // C's assert on BSD and macOS, Swift's fatal errors: `…, function main, file src/a.c, line 5.`
 const FILE_COMMA_LINE = new RegExp(String.raw`\bfile\s+(${PATH}),\s+line\s+(\d+)`);
+// Dart and Flutter: `#0      ProfilePage.build (package:my_app/pages/profile_page.dart:42:31)`; a
+// package's `package:my_app/` is the folder of its `lib/`.
+const DART_FRAME = new RegExp(String.raw`^#\d+\s+(\S.*?)\s+\((?:package:([\w.]+)\/)?(${PATH}):(\d+)(?::\d+)?\)\s*$`);
+// Elixir: `(my_app 0.1.0) lib/my_app/worker.ex:12: MyApp.Worker.handle_call/3`, or the call with its arguments.
+const ELIXIR_FRAME = new RegExp(String.raw`^\s*\([\w.]+(?: [\w.+-]+)?\) (${PATH}):(\d+): :?([\w.!?]+)[/(]`);
 const RUBY_FRAME = new RegExp(String.raw`(${PATH}):(\d+):in\s+[\`'‘]([^'\`’]+)['’]`);
 // A Go function as the runtime names it, package path left out: `(*Server).Handle`, `parse`,
 // `(*List[...]).Push`. A closure (`.func1`, `.func2.1`, `.gowrap1`) and a method value (`-fm`) are
@@ -164,10 +169,11 @@ export function splitSymbol(written: string): SymbolMention | undefined {
 /**
  * The class and method a JVM frame is in, as its source names them. `Y$Inner` is the inner class
  * `Inner`; `Y$1` an anonymous class in Y; Kotlin's `Y$render$1.invoke` the body of a lambda in
- * `render`; javac's `lambda$render$0` a lambda's body in `render`.
+ * `render`; javac's `lambda$render$0` and Scala's `$anonfun$render$1` a lambda's body in `render`;
+ * Scala's `Y$` the object Y.
  */
 function jvmSymbol(binaryClass: string, method: string): string {
-  const parts = binaryClass.split('$');
+  const parts = binaryClass.split('$').filter((part) => part !== '' && part !== 'anonfun');
   let anonymous = false;
   while (parts.length > 1 && /^\d+$/.test(parts.at(-1)!)) {
     parts.pop();
@@ -177,8 +183,20 @@ function jvmSymbol(binaryClass: string, method: string): string {
     const enclosing = parts.pop()!;
     return `${parts.at(-1)!}.${enclosing}`;
   }
-  const lambda = /^lambda\$(\w+?)\$\d+$/.exec(method);
+  const lambda = /^(?:lambda\$|\$anonfun\$)(\w+?)\$\d+$/.exec(method);
   return `${parts.at(-1)!}.${lambda?.[1] ?? method}`;
+}
+
+/**
+ * A .NET frame's method as its source names it: the compiler writes a lambda in `Create` as
+ * `<Create>b__3_0`, an async or iterator `Load` as `<Load>d__5.MoveNext`, the class holding a
+ * lambda's captures as `<>c__DisplayClass3_0`, and a nested class as `Outer+Inner`.
+ */
+function dotnetName(written: string): string {
+  return written
+    .replace(/[+.]<>c(?:__DisplayClass\w+)?(?=\.)/g, '')
+    .replace(/<(\w+)>[a-z]__\w+(?:\.MoveNext)?$/, '$1')
+    .replace(/\+/g, '.');
 }
 
 function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }, next: string): void {
@@ -192,7 +210,7 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
     return found.frame({ path: file, line: Number(java[4]), symbol: jvmSymbol(java[1]!.split('.').at(-2)!, java[2]!), text: java[0] });
   }
   const csharp = CSHARP_FRAME.exec(line);
-  if (csharp) return found.frame({ path: csharp[2]!, line: Number(csharp[3]), ...symbolOf(csharp[1]), text: csharp[0] });
+  if (csharp) return found.frame({ path: csharp[2]!, line: Number(csharp[3]), ...symbolOf(dotnetName(csharp[1]!)), text: csharp[0] });
   const node = NODE_FRAME.exec(line);
   if (node) return found.frame({ path: node[2]!, line: Number(node[3]), ...symbolOf(node[1]), text: node[0] });
   const php = PHP_FRAME.exec(line);
@@ -201,6 +219,14 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   if (atSign) return found.frame({ path: atSign[2]!, line: Number(atSign[3]), ...symbolOf(atSign[1]), text: atSign[0].trim() });
   const pytest = PYTEST_FRAME.exec(line);
   if (pytest) return found.frame({ path: pytest[1]!, line: Number(pytest[2]), ...symbolOf(pytest[3]), text: pytest[0].trim() }, 'innermost last');
+  const dart = DART_FRAME.exec(line);
+  if (dart) {
+    const path = dart[2] ? `${dart[2]}/lib/${dart[3]!}` : dart[3]!;
+    // `_FormState.build.<anonymous closure>`: the closure is code of the method it sits in.
+    return found.frame({ path, line: Number(dart[4]), ...symbolOf(dart[1]!.replace(/^new /, '').replace(/(?:\.<[^>]*>)+$/, '')), text: dart[0].trim() });
+  }
+  const elixir = ELIXIR_FRAME.exec(line);
+  if (elixir) return found.frame({ path: elixir[1]!, line: Number(elixir[2]), ...symbolOf(elixir[3]), text: elixir[0].trim() });
   const native = NATIVE_FRAME.exec(line);
   if (native) return found.frame({ path: native[2]!, line: Number(native[3]), ...symbolOf(native[1]), text: native[0] });
   const fileComma = FILE_COMMA_LINE.exec(line);

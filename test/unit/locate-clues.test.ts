@@ -73,6 +73,53 @@ test("a JVM frame names the method in the class that holds it: an inner class, a
   ]);
 });
 
+test("a Scala object's frame and a Scala lambda name the method, as javac's lambdas do", () => {
+  assert.deepEqual(frames('\tat com.acme.Main$.main(Main.scala:5)\n\tat com.acme.Jobs$.$anonfun$schedule$1(Jobs.scala:21)'), [
+    'com/acme/Main.scala:5 Main.main',
+    'com/acme/Jobs.scala:21 Jobs.schedule',
+  ]);
+});
+
+test("a .NET frame names the method the compiler's lambdas, async state machines and nested classes come from", () => {
+  const trace = [
+    'System.NullReferenceException: Object reference not set to an instance of an object.',
+    '   at MyApp.Services.OrderService.<PlaceOrderAsync>d__5.MoveNext() in /src/MyApp/Services/OrderService.cs:line 42',
+    '   at MyApp.Controllers.OrdersController.<>c__DisplayClass3_0.<Create>b__0(Item item) in /src/MyApp/Controllers/OrdersController.cs:line 17',
+    '   at MyApp.Data.Store+Cache.Get(String key) in /src/MyApp/Data/Store.cs:line 9',
+  ].join('\n');
+  assert.deepEqual(frames(trace), [
+    '/src/MyApp/Services/OrderService.cs:42 OrderService.PlaceOrderAsync',
+    '/src/MyApp/Controllers/OrdersController.cs:17 OrdersController.Create',
+    '/src/MyApp/Data/Store.cs:9 Cache.Get',
+  ]);
+});
+
+test("a Flutter error's frames name their methods, a package's files under its lib/ folder", () => {
+  const trace = [
+    'The following _TypeError was thrown building ProfilePage(dirty):',
+    'Null check operator used on a null value',
+    '',
+    '#0      ProfilePage.build (package:my_app/pages/profile_page.dart:42:31)',
+    '#1      _FormState.initState.<anonymous closure> (package:my_app/widgets/form.dart:18:7)',
+    '#2      StatelessElement.build (package:flutter/src/widgets/framework.dart:5687:49)',
+  ].join('\n');
+  assert.deepEqual(frames(trace), [
+    'my_app/lib/pages/profile_page.dart:42 ProfilePage.build',
+    'my_app/lib/widgets/form.dart:18 _FormState.initState',
+    'flutter/lib/src/widgets/framework.dart:5687 StatelessElement.build',
+  ]);
+});
+
+test("an Elixir error's frames name their module's function", () => {
+  const trace = [
+    '** (FunctionClauseError) no function clause matching in MyApp.Worker.handle_call/3',
+    '    (my_app 0.1.0) lib/my_app/worker.ex:12: MyApp.Worker.handle_call(:bad, {#PID<0.1.0>, #Reference<0.1.2.3>}, %{})',
+    '    (stdlib 5.0) gen_server.erl:1113: :gen_server.try_handle_call/4',
+  ].join('\n');
+  assert.deepEqual(frames(trace), ['lib/my_app/worker.ex:12 Worker.handle_call', 'gen_server.erl:1113 gen_server.try_handle_call']);
+  assert.deepEqual(extractClues(trace).errors, ['FunctionClauseError']);
+});
+
 test('a Go panic pairs each function line with the file line under it', () => {
   const clues = extractClues(fixture('go.txt'));
   assert.deepEqual(frames(fixture('go.txt')), ['/home/dev/src/worker/queue/consumer.go:10 Consumer.Poll', '/home/dev/src/worker/main.go:8 main']);
