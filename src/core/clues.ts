@@ -290,10 +290,14 @@ function readQuoted(line: string, found: Collector): void {
   }
 }
 
+const FILE_NAME = new RegExp(String.raw`\.(?:${EXTENSIONS})$`);
+const FILE_NAME_THEN_COLONS = new RegExp(String.raw`^[\w$.-]*\.(?:${EXTENSIONS})::`);
+
 function readSymbols(line: string, found: Collector): void {
   for (const match of line.matchAll(QUALIFIED)) {
-    const written = match[1]!;
-    if (NOT_QUALIFIED.test(written) || new RegExp(`\\.(?:${EXTENSIONS})$`).test(written)) continue;
+    // pytest's node ids name the test after its file: `test_store.py::TestCache::test_load`.
+    const written = match[1]!.replace(FILE_NAME_THEN_COLONS, '');
+    if (NOT_QUALIFIED.test(written) || FILE_NAME.test(written)) continue;
     found.symbol(written + (match[2] ?? ''));
   }
   for (const match of line.matchAll(CALL)) found.symbol(match[1]!);

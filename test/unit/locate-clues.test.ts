@@ -216,6 +216,10 @@ test("pytest's, gdb's and the sanitizers' frames, and C's assert, give the funct
     'E   EOFError',
   ].join('\n');
   assert.deepEqual(frames(pytest), ['app/store.py:8 load', 'tests/test_store.py:5 test_load'], 'innermost first, as for Python');
+  // Its summary's node ids name a test after its file, which is no qualifier (`py.test_load`).
+  const summary = 'FAILED tests/test_store.py::test_load - EOFError\nFAILED tests/test_store.py::TestCache::test_evict[lru] - KeyError';
+  assert.deepEqual(symbols(summary), ['test_load', 'TestCache.test_evict', 'TestCache', 'test_evict']);
+  assert.deepEqual(extractClues(summary).paths, ['tests/test_store.py']);
   const asan =
     '==1==ERROR: AddressSanitizer: heap-use-after-free\n    #0 0x4f1e2b in Cache::evict(int) /src/engine/cache.cpp:42:7\n    #1 0x4f2a10 in main /src/engine/main.cpp:10:3';
   assert.deepEqual(frames(asan), ['/src/engine/cache.cpp:42 Cache.evict', '/src/engine/main.cpp:10 main']);
