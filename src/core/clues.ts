@@ -82,8 +82,9 @@ const CSHARP_FRAME = /\bat\s+([\w.`$<>+]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
 const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]+)(?:\s+\[as [^\]]+\])?\s+\((${PATH}):(\d+)(?::\d+)?\)`);
 const PHP_FRAME = new RegExp(String.raw`#\d+\s+(${PATH})\((\d+)\):\s*([\w\\]+(?:->|::)\w+|\w+)?`);
 const PHP_ERROR_AT = new RegExp(String.raw`\bin\s+(${PATH})(?:\s+on\s+line\s+|:)(\d+)`);
-// Firefox and Safari: `parseBody@http://localhost:3000/src/server.js:12:5`, `@…` for an anonymous function.
-const AT_SIGN_FRAME = new RegExp(String.raw`^\s*(?:[^@\s]*\*)?([\w$.<>]*)@(${PATH}):(\d+)(?::\d+)?\s*$`);
+// Firefox and Safari: `parseBody@http://localhost:3000/src/server.js:12:5`, `@…` for an anonymous
+// function; Firefox writes a nested function after its outer one (`outer/inner@`, `outer/<@`).
+const AT_SIGN_FRAME = new RegExp(String.raw`^\s*(?:[^@\s]*\*)?([\w$.<>/]*)@(${PATH}):(\d+)(?::\d+)?\s*$`);
 // pytest's long traceback: `app/store.py:8: in load`, outermost first, as Python prints it.
 const PYTEST_FRAME = new RegExp(String.raw`^(${PATH}):(\d+): in ([\w<>.]+)\s*$`);
 // gdb's and the sanitizers' frames: `#0 0x4f1e2b in Cache::evict(int) /src/cache.cpp:42:7`,
@@ -216,7 +217,10 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   const php = PHP_FRAME.exec(line);
   if (php) return found.frame({ path: php[1]!, line: Number(php[2]), ...symbolOf(php[3]), text: php[0] });
   const atSign = AT_SIGN_FRAME.exec(line);
-  if (atSign) return found.frame({ path: atSign[2]!, line: Number(atSign[3]), ...symbolOf(atSign[1]), text: atSign[0].trim() });
+  if (atSign) {
+    const innermostNamed = atSign[1]!.split('/').findLast((part) => /^[\w$.]+$/.test(part));
+    return found.frame({ path: atSign[2]!, line: Number(atSign[3]), ...symbolOf(innermostNamed), text: atSign[0].trim() });
+  }
   const pytest = PYTEST_FRAME.exec(line);
   if (pytest) return found.frame({ path: pytest[1]!, line: Number(pytest[2]), ...symbolOf(pytest[3]), text: pytest[0].trim() }, 'innermost last');
   const dart = DART_FRAME.exec(line);

@@ -191,6 +191,8 @@ test("links to a file on a code host and a browser's URLs give the file's path i
     'TypeError: body is undefined',
     '    at parseBody (http://localhost:3000/src/server.js:12:5)',
     'handle@http://localhost:3000/src/router.js:40:10',
+    'dispatch/retry@http://localhost:3000/src/queue.js:8:3',
+    'dispatch/<@http://localhost:3000/src/queue.js:15:7',
     '@webpack:///./src/index.js:3:1',
     'warnings at ./src/util.js:7 and ../shared/config.js:2',
   ].join('\n');
@@ -199,6 +201,8 @@ test("links to a file on a code host and a browser's URLs give the file's path i
     'docs/api.md:9',
     '/src/server.js:12 parseBody',
     '/src/router.js:40 handle',
+    '/src/queue.js:8 retry',
+    '/src/queue.js:15 dispatch',
     '/src/index.js:3',
     'src/util.js:7',
     'shared/config.js:2',
