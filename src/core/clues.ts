@@ -38,6 +38,8 @@ export interface Extracted {
   frames: Frame[];
   /** Paths named without a line. */
   paths: string[];
+  /** Paths a link to a code host names without a line (`…/blob/main/src/x.py`). */
+  links: string[];
   symbols: SymbolMention[];
   /** Error class names (`ValueError`, `NullPointerException`). */
   errors: string[];
@@ -319,6 +321,7 @@ class Collector {
   /** The frames of Python tracebacks. */
   private readonly innermostLast = new Set<Frame>();
   private readonly paths = new Set<string>();
+  private readonly links = new Set<string>();
   private readonly symbols = new Map<string, SymbolMention>();
   private readonly errors = new Set<string>();
   private readonly messages = new Set<string>();
@@ -347,7 +350,9 @@ class Collector {
 
   path(written: string): void {
     const path = normalisePath(written);
-    if (path && this.paths.size < MAX_PATHS) this.paths.add(path);
+    if (!path || this.paths.size + this.links.size >= MAX_PATHS) return;
+    if (/^https?:/.test(written)) this.links.add(path);
+    else this.paths.add(path);
   }
 
   symbol(written: string): void {
@@ -387,7 +392,8 @@ class Collector {
     let next = 0;
     return {
       frames: this.frames.map((frame) => (this.innermostLast.has(frame) ? turned[next++]! : frame)),
-      paths: [...this.paths].filter((path) => !framed.has(path)),
+      paths: [...this.paths].filter((path) => !framed.has(path) && !this.links.has(path)),
+      links: [...this.links].filter((path) => !framed.has(path)),
       symbols: [...this.symbols.values()].filter((symbol) => symbol.qualifier || !this.errors.has(symbol.name)),
       errors: [...this.errors],
       messages: [...this.messages],

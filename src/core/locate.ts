@@ -197,7 +197,7 @@ function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, st
 }
 
 function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board): void {
-  const names = new Set([...extracted.frames.map((f) => f.path), ...extracted.paths].map((p) => p.slice(p.lastIndexOf('/') + 1)));
+  const names = new Set([...extracted.frames.map((f) => f.path), ...extracted.paths, ...extracted.links].map((p) => p.slice(p.lastIndexOf('/') + 1)));
   const named = keeper.filesNamed(names);
   for (const frame of extracted.frames) {
     for (const { path, factor } of resolvePath(keeper, frame.path, named)) {
@@ -206,8 +206,9 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
       board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why, ...site });
     }
   }
-  for (const written of extracted.paths) {
-    for (const { path, factor } of resolvePath(keeper, written, named)) board.add(path, { kind: 'path', weight: PATH_WEIGHT * factor, why: `names ${path}` });
+  const mentions = [...extracted.links.map((written) => ({ written, said: 'links to' })), ...extracted.paths.map((written) => ({ written, said: 'names' }))];
+  for (const { written, said } of mentions) {
+    for (const { path, factor } of resolvePath(keeper, written, named)) board.add(path, { kind: 'path', weight: PATH_WEIGHT * factor, why: `${said} ${path}` });
   }
 }
 
@@ -432,6 +433,7 @@ async function searchWords(keeper: IndexKeeper, query: string, board: Board): Pr
 function cluesOf(extracted: Extracted, words: readonly string[]): LocateAnswer['clues'] {
   return [
     ...extracted.frames.map((frame) => ({ kind: frame.link ? 'link' : frame.line !== undefined ? 'frame' : 'path', text: frameText(frame) })),
+    ...extracted.links.map((text) => ({ kind: 'link', text })),
     ...extracted.paths.map((text) => ({ kind: 'path', text })),
     ...extracted.symbols.map((symbol) => ({ kind: 'symbol', text: symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name })),
     ...extracted.errors.map((text) => ({ kind: 'error', text })),

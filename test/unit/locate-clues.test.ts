@@ -207,8 +207,10 @@ test("links to a file on a code host and a browser's URLs give the file's path i
     'src/util.js:7',
     'shared/config.js:2',
   ]);
-  // A branch name with a slash is left in the path; its tail is still the file's.
-  assert.deepEqual(extractClues(text).paths, ['x/lib/a.rb']);
+  // A link without a line is a link still. A branch name with a slash is left in the path; its
+  // tail is still the file's.
+  assert.deepEqual(extractClues(text).links, ['x/lib/a.rb']);
+  assert.deepEqual(extractClues(text).paths, []);
 });
 
 test("pytest's, gdb's and the sanitizers' frames, and C's assert, give the function with the file and line", () => {

@@ -139,6 +139,14 @@ test("an issue's permalink to a line of the code points at that file and line, s
     answer.clues.filter((clue) => clue.kind === 'link'),
     [{ kind: 'link', text: 'app/payments/gateway.py:14' }],
   );
+  // A link to the whole file is a link too, said as one.
+  const whole = await locate(keeper, 'Refunds are posted without a check, see https://github.com/acme/shop/blob/main/app/payments/gateway.py');
+  assert.equal(whole.files[0]!.path, 'app/payments/gateway.py');
+  assert.equal(whole.files[0]!.why[0], 'links to app/payments/gateway.py');
+  assert.deepEqual(
+    whole.clues.filter((clue) => clue.kind === 'link' || clue.kind === 'path'),
+    [{ kind: 'link', text: 'app/payments/gateway.py' }],
+  );
 });
 
 test('a file named in prose, without a folder or a line, is found by its name', async () => {
