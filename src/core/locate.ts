@@ -290,18 +290,17 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
  * Chunks that define `name` inside `qualifier`: titled `Qualifier > name`; in a module of that name
  * (`api.get` in `requests/api.py`; a package's name says too little: all its files are in it); and,
  * since a small class stays one chunk, in the other files the class's own chunk when its code
- * declares or calls `name(` (lombok's javac `HandleHelper` is one chunk, its Eclipse twin is split
- * into methods, and both define `HandleHelper.handle`); a document's section titled by the class
- * only shows how to call it.
+ * declares `name` (lombok's javac `HandleHelper` is one chunk, its Eclipse twin is split into
+ * methods, and both define `HandleHelper.handle`). A call does not count: a bundle's UMD wrapper
+ * titled `global` calls `new FormData()`, a stylesheet's `.post` rule `url(…)`.
  */
 function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: string): StoredChunk[] {
   const nested = definitions(keeper, name, qualifier);
   const nestedFiles = new Set(nested.map((chunk) => chunk.path));
-  const declares = new RegExp(`${startsName(name)}\\s*\\(`);
   // Asked with the name in the text: a qualifier such as `Adapter` titles many chunks.
   const whole = keeper
     .matchChunks(`title : ${quote(qualifier)} AND text : ${quote(name)}`, DEFINITION_LOOKUP)
-    .filter((chunk) => titledAs(chunk, qualifier, undefined) && chunk.kind === 'code' && !nestedFiles.has(chunk.path) && declares.test(chunk.text));
+    .filter((chunk) => !nestedFiles.has(chunk.path) && declaredInClass(chunk, { name, qualifier, text: `${qualifier}.${name}` }).length > 0);
   return [...nested, ...whole];
 }
 

@@ -223,7 +223,7 @@ test('a qualified name is found among many namesakes whose files are named after
   }
 });
 
-test('a Class.method is credited to every file that defines it, whether its class is one chunk or split into methods', async () => {
+test('a Class.method is credited to every file that defines it, whether its class is one chunk or split into methods, and not to a class that only calls it', async () => {
   // lombok keeps a javac and an Eclipse twin of each handler; the small one stays one chunk.
   const root = tempDir('fused-locate-twins-');
   fs.mkdirSync(path.join(root, 'javac'));
@@ -234,12 +234,17 @@ test('a Class.method is credited to every file that defines it, whether its clas
     (_, i) => `  void step${i}(Node node) {\n    node.visit(${i}, "a long enough body to fill the chunk ${i}");\n  }\n`,
   ).join('\n');
   fs.writeFileSync(path.join(root, 'eclipse', 'HandleHelper.java'), `class HandleHelper {\n  void handle(Node node) {\n    node.up();\n  }\n\n${filler}}\n`);
+  // A class of that name that only calls `handle` does not define it.
+  fs.mkdirSync(path.join(root, 'web'));
+  fs.writeFileSync(path.join(root, 'web', 'HandleHelper.js'), 'class HandleHelper {\n  run(node) {\n    return node.handle(this);\n  }\n}\n');
   const twins = await IndexKeeper.open({ root, kind: 'test' });
   try {
     await twins.sync();
     const answer = await locate(twins, 'Calling `HandleHelper.handle` on a class inside a method fails.');
     assert.deepEqual(paths(answer).slice(0, 2).sort(), ['eclipse/HandleHelper.java', 'javac/HandleHelper.java']);
     for (const file of answer.files.slice(0, 2)) assert.ok(file.why.includes('defines HandleHelper.handle'), file.path);
+    const caller = answer.files.find((file) => file.path === 'web/HandleHelper.js');
+    assert.ok(!caller?.why.includes('defines HandleHelper.handle'), caller?.why.join(' | '));
   } finally {
     await twins.close();
   }
