@@ -247,16 +247,19 @@ const LATER_PART = / \(part (?:[2-9]|\d{2,})\)$/;
 
 /**
  * The lines (offsets in the chunk) that declare `name` in a class `qualifier` kept as one chunk:
- * `name(` opening a line or after its modifiers and type, not called (after `.`, `=`, `return`…)
- * and not a statement ending in `;`.
+ * `name(` opening a line or after its modifiers and type, not called (after `.`, `=`, `return`…).
+ * A signature may end in `;` (`abstract T read(In in);`, `get(name: string): string;`); a line
+ * that is only `name(…);` is a call in one of the class's methods.
  */
 function declaredInClass(chunk: StoredChunk, named: SymbolMention): number[] {
   if (!named.qualifier || chunk.kind !== 'code' || !titleHas(chunk.title.split(' > ').at(-1) ?? '', named.qualifier)) return [];
-  const declaring = new RegExp(`^(?:\\s*func\\s*\\([^)]*\\))?([^=(;.]*?)${startsName(named.name)}\\s*\\((?!.*;\\s*$)`);
+  const declaring = new RegExp(`^(?:\\s*func\\s*\\([^)]*\\))?([^=(;.]*?)${startsName(named.name)}\\s*\\(`);
   const offsets: number[] = [];
   chunk.text.split('\n').forEach((text, offset) => {
     const prefix = declaring.exec(text)?.[1];
-    if (prefix !== undefined && !COMMENT.test(text) && !CALLING.test(prefix)) offsets.push(offset);
+    if (prefix === undefined || COMMENT.test(text) || CALLING.test(prefix)) return;
+    if (prefix.trim() === '' && /\)\s*;\s*$/.test(text)) return;
+    offsets.push(offset);
   });
   return offsets;
 }

@@ -234,15 +234,21 @@ test('a Class.method is credited to every file that defines it, whether its clas
     (_, i) => `  void step${i}(Node node) {\n    node.visit(${i}, "a long enough body to fill the chunk ${i}");\n  }\n`,
   ).join('\n');
   fs.writeFileSync(path.join(root, 'eclipse', 'HandleHelper.java'), `class HandleHelper {\n  void handle(Node node) {\n    node.up();\n  }\n\n${filler}}\n`);
-  // A class of that name that only calls `handle` does not define it.
+  // Its type declarations declare `handle` as a signature, with no body; a class of that name that
+  // only calls `handle` does not define it.
+  fs.mkdirSync(path.join(root, 'types'));
+  fs.writeFileSync(path.join(root, 'types', 'HandleHelper.d.ts'), 'export class HandleHelper {\n  handle(node: Node): void;\n}\n');
   fs.mkdirSync(path.join(root, 'web'));
-  fs.writeFileSync(path.join(root, 'web', 'HandleHelper.js'), 'class HandleHelper {\n  run(node) {\n    return node.handle(this);\n  }\n}\n');
+  fs.writeFileSync(
+    path.join(root, 'web', 'HandleHelper.js'),
+    'class HandleHelper {\n  run(node) {\n    handle(node);\n    return node.handle(this);\n  }\n}\n',
+  );
   const twins = await IndexKeeper.open({ root, kind: 'test' });
   try {
     await twins.sync();
     const answer = await locate(twins, 'Calling `HandleHelper.handle` on a class inside a method fails.');
-    assert.deepEqual(paths(answer).slice(0, 2).sort(), ['eclipse/HandleHelper.java', 'javac/HandleHelper.java']);
-    for (const file of answer.files.slice(0, 2)) assert.ok(file.why.includes('defines HandleHelper.handle'), file.path);
+    assert.deepEqual(paths(answer).slice(0, 3).sort(), ['eclipse/HandleHelper.java', 'javac/HandleHelper.java', 'types/HandleHelper.d.ts']);
+    for (const file of answer.files.slice(0, 3)) assert.ok(file.why.includes('defines HandleHelper.handle'), file.path);
     const caller = answer.files.find((file) => file.path === 'web/HandleHelper.js');
     assert.ok(!caller?.why.includes('defines HandleHelper.handle'), caller?.why.join(' | '));
   } finally {
