@@ -257,7 +257,7 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
     }
     // Rust prints a frame's function on the line before its `at src/x.rs:12:5`.
     const symbol = /^\s*at\s/.test(line) ? symbolOf(previous.rustFunction) : {};
-    found.frame({ path, line: Number(lineNumber), ...symbol, text: match[0], ...(/^https?:/.test(path) ? { link: true as const } : {}) });
+    found.frame({ path, line: Number(lineNumber), ...symbol, text: match[0], ...(LINK.test(path) ? { link: true as const } : {}) });
   }
 }
 
@@ -296,6 +296,8 @@ function readQuoted(line: string, found: Collector): void {
   }
 }
 
+/** A path written as a URL: a link to a file on a code host, or a browser's. */
+const LINK = /^https?:/;
 const FILE_NAME = new RegExp(String.raw`\.(?:${EXTENSIONS})$`);
 const FILE_NAME_THEN_COLONS = new RegExp(String.raw`^[\w$.-]*\.(?:${EXTENSIONS})::`);
 
@@ -351,7 +353,7 @@ class Collector {
   path(written: string): void {
     const path = normalisePath(written);
     if (!path || this.paths.size + this.links.size >= MAX_PATHS) return;
-    if (/^https?:/.test(written)) this.links.add(path);
+    if (LINK.test(written)) this.links.add(path);
     else this.paths.add(path);
   }
 

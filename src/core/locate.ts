@@ -229,7 +229,7 @@ function frameSite(board: Board, path: string, line: number, symbol: string | un
   const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
   const asWritten = { line, ...(holding ? { chunk: holding } : {}) };
   const named = symbol ? splitSymbol(symbol) : undefined;
-  if (!named || (holding && (titleHas(holding.title, named.name) || declaredInClass(holding, named).length > 0))) return asWritten;
+  if (!named || (holding && (titleHas(holding.title, named.name) || declaredInClass(holding, named.name, named.qualifier).length > 0))) return asWritten;
   const functions = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier) && !LATER_PART.test(chunk.title));
   if (functions.length === 1) {
     const chunk = functions[0]!;
@@ -238,7 +238,7 @@ function frameSite(board: Board, path: string, line: number, symbol: string | un
     return { line: chunk.startLine + Math.max(0, offset), chunk };
   }
   if (functions.length > 0) return asWritten;
-  const declared = chunks.flatMap((chunk) => declaredInClass(chunk, named).map((offset) => ({ line: chunk.startLine + offset, chunk })));
+  const declared = chunks.flatMap((chunk) => declaredInClass(chunk, named.name, named.qualifier).map((offset) => ({ line: chunk.startLine + offset, chunk })));
   return declared.length === 1 ? declared[0]! : asWritten;
 }
 
@@ -251,9 +251,9 @@ const LATER_PART = / \(part (?:[2-9]|\d{2,})\)$/;
  * A signature may end in `;` (`abstract T read(In in);`, `get(name: string): string;`); a line
  * that is only `name(…);` is a call in one of the class's methods.
  */
-function declaredInClass(chunk: StoredChunk, named: SymbolMention): number[] {
-  if (!named.qualifier || chunk.kind !== 'code' || !titleHas(chunk.title.split(' > ').at(-1) ?? '', named.qualifier)) return [];
-  const declaring = new RegExp(`^(?:\\s*func\\s*\\([^)]*\\))?([^=(;.]*?)${startsName(named.name)}\\s*\\(`);
+function declaredInClass(chunk: StoredChunk, name: string, qualifier: string | undefined): number[] {
+  if (!qualifier || chunk.kind !== 'code' || !titleHas(chunk.title.split(' > ').at(-1) ?? '', qualifier)) return [];
+  const declaring = new RegExp(`^(?:\\s*func\\s*\\([^)]*\\))?([^=(;.]*?)${startsName(name)}\\s*\\(`);
   const offsets: number[] = [];
   chunk.text.split('\n').forEach((text, offset) => {
     const prefix = declaring.exec(text)?.[1];
@@ -303,7 +303,7 @@ function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: stri
   // Asked with the name in the text: a qualifier such as `Adapter` titles many chunks.
   const whole = keeper
     .matchChunks(`title : ${quote(qualifier)} AND text : ${quote(name)}`, DEFINITION_LOOKUP)
-    .filter((chunk) => !nestedFiles.has(chunk.path) && declaredInClass(chunk, { name, qualifier, text: `${qualifier}.${name}` }).length > 0);
+    .filter((chunk) => !nestedFiles.has(chunk.path) && declaredInClass(chunk, name, qualifier).length > 0);
   return [...nested, ...whole];
 }
 
