@@ -23,7 +23,9 @@
 //   (FRAME_DIMINISHING), so that all of them together weigh less than a frame and a message. A
 //   path matched only by its last folders (`/app/src/x.py` for `lib/src/x.py`) counts
 //   PARTIAL_PATH_FACTOR of it; a path several files could be splits its weight among them. A
-//   `path:line` mention and a link to a line (a code host's permalink) count as frames.
+//   `path:line` mention and a link to a line (a code host's permalink) count as frames. A frame in
+//   a build's output (`lib/x.js`) counts for the source it was built from (`src/x.ts`) only where
+//   that file defines the frame's function: the name survives the build, the path only roughly.
 // - A path named without a line (PATH_WEIGHT): said by a person, nearly as strong.
 // - A quoted message found verbatim in a chunk (MESSAGE_WEIGHT, scaled down for fragments of
 //   fewer than four words and split among the files holding it): the code that raises or logs it.
@@ -95,6 +97,17 @@ const SEARCH_WEIGHT = 4;
 const PARTIAL_PATH_FACTOR = 0.6;
 /** Folders a repository keeps its packages under, which an installed copy's paths do not have. */
 const SOURCE_ROOTS = new Set(['src', 'lib', 'source', 'python', 'pkg', 'packages']);
+/**
+ * The names a JavaScript file that ran may have been compiled from, by its extension: a trace from
+ * a build (tsc's `dist/`, Babel's `lib/`) names the output, and the repository holds the source.
+ */
+const SOURCE_EXTENSIONS: Record<string, readonly string[]> = {
+  js: ['ts', 'tsx', 'jsx', 'js'],
+  mjs: ['mts', 'ts', 'mjs', 'js'],
+  cjs: ['cts', 'ts', 'cjs', 'js'],
+};
+/** Folders builds write JavaScript to, standing where the sources' `src` stands. */
+const BUILD_FOLDERS = new Set(['lib', 'dist', 'build', 'out', 'es', 'esm', 'cjs', 'module']);
 /** Each further piece of evidence of the same kind in a file counts this share of the one before. */
 const DIMINISHING = 0.5;
 /**
@@ -163,21 +176,28 @@ export async function locate(keeper: IndexKeeper, text: string, options: { limit
   return { files: board.ranked(limit), clues: cluesOf(extracted, words), elapsedMs: performance.now() - started };
 }
 
-/** Where a written path may be in the index: the files it can be, and how sure that is (1 = exactly). */
-function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, string[]>): Array<{ path: string; factor: number }> {
+/**
+ * Where a written path may be in the index: the files it can be, and how sure that is (1 = exactly).
+ * `built`: the path is read as a build's output (its source's name and `src` for the build's
+ * folder, an installed `@scope/name` for the repository's `scope-name` folder).
+ */
+function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, string[]>, built = false): Array<{ path: string; factor: number }> {
   const root = keeper.root.replace(/\\/g, '/');
-  if (written.startsWith(`${root}/`)) {
+  if (!built && written.startsWith(`${root}/`)) {
     const inside = written.slice(root.length + 1);
     if (named.get(inside.slice(inside.lastIndexOf('/') + 1))?.includes(inside)) return [{ path: inside, factor: 1 }];
   }
   const segments = written.split('/').filter((s) => s !== '' && s !== '.');
-  const candidates = named.get(segments.at(-1) ?? '') ?? [];
+  const fileName = segments.at(-1) ?? '';
+  const candidates = (built ? sourceNames(fileName) : [fileName]).flatMap((name) => named.get(name) ?? []);
   let best = 0;
   let found: Array<{ path: string; factor: number }> = [];
   for (const candidate of candidates) {
     const theirs = candidate.split('/');
-    let common = 0;
-    while (common < theirs.length && common < segments.length && theirs[theirs.length - 1 - common] === segments[segments.length - 1 - common]) common++;
+    let common = built ? 1 : 0;
+    const at = (list: readonly string[], fromEnd: number) => list[list.length - 1 - fromEnd];
+    while (common < theirs.length && common < segments.length && sameFolder(at(theirs, common)!, at(segments, common)!, at(segments, common + 1), built))
+      common++;
     // The whole of one is the end of the other (`site-packages/pkg/a.py` for `pkg/a.py`, or
     // `a/b.py` for `src/a/b.py`), or only a source root is left over (`site-packages/pkg/a.py` for
     // `src/pkg/a.py`, how an installed package's traceback names a file of its repository): the
@@ -196,19 +216,51 @@ function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, st
   return found.map((f) => ({ path: f.path, factor: f.factor / found.length }));
 }
 
+/** The names of the files a built JavaScript file may come from (none for any other file). */
+function sourceNames(fileName: string): string[] {
+  const dot = fileName.lastIndexOf('.');
+  return (SOURCE_EXTENSIONS[fileName.slice(dot + 1)] ?? []).map((extension) => `${fileName.slice(0, dot)}.${extension}`);
+}
+
+/** Whether a folder here is the one written in a path (`above` the folder written above it). */
+function sameFolder(ours: string, written: string, above: string | undefined, built: boolean): boolean {
+  if (ours === written) return true;
+  if (!built) return false;
+  return (ours === 'src' && BUILD_FOLDERS.has(written)) || (above?.startsWith('@') === true && ours === `${above.slice(1)}-${written}`);
+}
+
 function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board): void {
-  const names = new Set([...extracted.frames.map((f) => f.path), ...extracted.paths, ...extracted.links].map((p) => p.slice(p.lastIndexOf('/') + 1)));
-  const named = keeper.filesNamed(names);
+  const written = [...extracted.frames.map((f) => f.path), ...extracted.paths, ...extracted.links].map((p) => p.slice(p.lastIndexOf('/') + 1));
+  const named = keeper.filesNamed(new Set([...written, ...written.flatMap(sourceNames)]));
   for (const frame of extracted.frames) {
-    for (const { path, factor } of resolvePath(keeper, frame.path, named)) {
+    const resolved = resolvePath(keeper, frame.path, named);
+    for (const { path, factor } of resolved) {
       const site = frame.line !== undefined ? frameSite(board, path, frame.line, frame.symbol) : undefined;
       const why = frameWhy(path, frame) + (site && site.line !== frame.line ? ` (at line ${site.line} here)` : '');
       board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why, ...site });
     }
+    if (resolved.length === 0 && frame.symbol && frame.line !== undefined) builtFrame(keeper, frame, named, board);
   }
   const mentions = [...extracted.links.map((written) => ({ written, said: 'links to' })), ...extracted.paths.map((written) => ({ written, said: 'names' }))];
   for (const { written, said } of mentions) {
     for (const { path, factor } of resolvePath(keeper, written, named)) board.add(path, { kind: 'path', weight: PATH_WEIGHT * factor, why: `${said} ${path}` });
+  }
+}
+
+/**
+ * A frame in a build's output (`node_modules/@babel/generator/lib/source-map.js:31 in SourceMap`)
+ * points at the source the build came from when that file defines the frame's function: the name
+ * is what survives compiling; the line does not, and a bundle's `index.js` is not `src/index.ts`.
+ */
+function builtFrame(keeper: IndexKeeper, frame: Frame, named: Map<string, string[]>, board: Board): void {
+  const symbol = splitSymbol(frame.symbol!);
+  if (!symbol) return;
+  for (const { path, factor } of resolvePath(keeper, frame.path, named, true)) {
+    const site = declarations(board.chunksOf(path), symbol.name, symbol.qualifier)[0];
+    if (!site) continue;
+    const ran = frame.path.split('/').slice(-path.split('/').length).join('/');
+    const why = `stack frame ${ran}:${frame.line} in ${frame.symbol}, built from this file (line ${site.line} here)`;
+    board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why, ...site });
   }
 }
 
@@ -230,20 +282,33 @@ function frameSite(board: Board, path: string, line: number, symbol: string | un
   const asWritten = { line, ...(holding ? { chunk: holding } : {}) };
   const named = symbol ? splitSymbol(symbol) : undefined;
   if (!named || (holding && (titleHas(holding.title, named.name) || declaredInClass(holding, named.name, named.qualifier).length > 0))) return asWritten;
-  const functions = chunks.filter((chunk) => titledAs(chunk, named.name, named.qualifier) && !LATER_PART.test(chunk.title));
-  if (functions.length === 1) {
-    const chunk = functions[0]!;
-    const naming = new RegExp(`${startsName(named.name)}(?![\\w$])`);
-    const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
-    return { line: chunk.startLine + Math.max(0, offset), chunk };
-  }
-  if (functions.length > 0) return asWritten;
-  const declared = chunks.flatMap((chunk) => declaredInClass(chunk, named.name, named.qualifier).map((offset) => ({ line: chunk.startLine + offset, chunk })));
+  const declared = declarations(chunks, named.name, named.qualifier);
   return declared.length === 1 ? declared[0]! : asWritten;
+}
+
+/**
+ * Where the file declares a function, at its first line of code: each function of that name
+ * (overloads are several; a long function's parts are one), or else each declaration of it in its
+ * class kept as one chunk. The top-level chunk of a file named so (`transform.ts (top level)`)
+ * is titled by the file, not the function, and counts only when no function is titled by it.
+ */
+function declarations(chunks: readonly StoredChunk[], name: string, qualifier: string | undefined): Array<{ line: number; chunk: StoredChunk }> {
+  const titled = chunks.filter((chunk) => titledAs(chunk, name, qualifier) && !LATER_PART.test(chunk.title));
+  const functions = titled.some((chunk) => !TOP_LEVEL.test(chunk.title)) ? titled.filter((chunk) => !TOP_LEVEL.test(chunk.title)) : titled;
+  if (functions.length > 0) {
+    const naming = new RegExp(`${startsName(name)}(?![\\w$])`);
+    return functions.map((chunk) => {
+      const offset = chunk.text.split('\n').findIndex((text) => naming.test(text) && !COMMENT.test(text));
+      return { line: chunk.startLine + Math.max(0, offset), chunk };
+    });
+  }
+  return chunks.flatMap((chunk) => declaredInClass(chunk, name, qualifier).map((offset) => ({ line: chunk.startLine + offset, chunk })));
 }
 
 /** The second and later parts of a function chunked in parts (`run (part 2)`). */
 const LATER_PART = / \(part (?:[2-9]|\d{2,})\)$/;
+/** A file's code outside its functions and classes, titled by the file (`app.ts (top level)`). */
+const TOP_LEVEL = / \(top level\)(?: \(part \d+\))?$/;
 
 /**
  * The lines (offsets in the chunk) that declare `name` in a class `qualifier` kept as one chunk:

@@ -345,3 +345,73 @@ test('an error class named twice is said once per file, and a document section t
     await sections.close();
   }
 });
+
+test("a Node trace through a package's build (lib/*.js) points at the TypeScript it was built from, at the function each frame names", async () => {
+  const root = tempDir('fused-locate-built-');
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  };
+  write(
+    'packages/acme-parser/src/source-map.ts',
+    [
+      'import type { Options } from "./options";',
+      '',
+      'export default class SourceMap {',
+      '  private readonly sources: string[];',
+      '  constructor(opts: Options) {',
+      '    this.sources = opts.sourcesContent.map((s) => s.trim());',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  write(
+    'packages/acme-parser/src/index.ts',
+    'import SourceMap from "./source-map";\n\nexport function generate(opts: object) {\n  return new SourceMap(opts);\n}\n',
+  );
+  write(
+    'packages/acme-core/src/transform.ts',
+    [
+      'import { transform as inner } from "./inner";',
+      'import { run } from "./index";',
+      '',
+      'export function transform(code: string) {',
+      '  return run(inner(code));',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  write('packages/acme-core/src/index.ts', 'export function run(code: string) {\n  return code;\n}\n');
+  const built = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await built.sync();
+    const trace = [
+      "TypeError: Cannot read properties of undefined (reading 'map')",
+      '    at new SourceMap (/app/node_modules/@acme/parser/lib/source-map.js:31:99)',
+      '    at generate (/app/node_modules/@acme/parser/lib/index.js:88:15)',
+      '    at transform (/app/node_modules/@acme/core/lib/transform.js:22:41)',
+      '    at bundled (/app/node_modules/tool/dist/index.js:400:1)',
+    ].join('\n');
+    const answer = await locate(built, trace);
+    const file = (p: string) => answer.files.find((f) => f.path === p);
+    // The built file's line says nothing about the source's: each opens at the function its frame names.
+    const sourceMap = file('packages/acme-parser/src/source-map.ts')!;
+    assert.equal(sourceMap.line, 3);
+    assert.equal(sourceMap.lineText, 'export default class SourceMap {');
+    assert.equal(sourceMap.why[0], 'stack frame @acme/parser/lib/source-map.js:31 in SourceMap, built from this file (line 3 here)');
+    // Of the two src/index.ts, the installed @acme/parser is the repository's acme-parser.
+    assert.equal(file('packages/acme-parser/src/index.ts')!.why[0], 'stack frame @acme/parser/lib/index.js:88 in generate, built from this file (line 3 here)');
+    // transform.ts's top-level chunk is titled by the file and imports a `transform`: the function is line 4.
+    assert.equal(file('packages/acme-core/src/transform.ts')!.line, 4);
+    // A bundle's dist/index.js is no src/index.ts that lacks the frame's function.
+    assert.ok(!file('packages/acme-core/src/index.ts')?.why.some((w) => w.startsWith('stack frame')), JSON.stringify(file('packages/acme-core/src/index.ts')));
+    assert.deepEqual(paths(answer).slice(0, 3).sort(), [
+      'packages/acme-core/src/transform.ts',
+      'packages/acme-parser/src/index.ts',
+      'packages/acme-parser/src/source-map.ts',
+    ]);
+  } finally {
+    await built.close();
+  }
+});
