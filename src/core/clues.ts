@@ -71,8 +71,9 @@ const EXTENSIONS =
 
 // A path: optional drive, scheme or URL, `./` or `../`, segments, a known extension, not followed
 // by more word characters (`foo.pyc`, `a.json5` are other files). A URL is a browser's frame
-// (`http://localhost:3000/src/app.js`) or a link to a file (`https://github.com/o/r/blob/main/a.py`).
-const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack:\/\/\/?|https?:\/\/[\w.-]+(?::\d+)?\/|[\\/])?(?:\.\.?[\\/])*(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
+// (`http://localhost:3000/src/app.js`) or a link to a file (`https://github.com/o/r/blob/main/a.py`);
+// webpack names a module by its project (`webpack://my-app/./src/app.ts`, `webpack-internal:///./src/app.ts`).
+const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack(?:-internal)?:\/\/[\w@+~-]*\/|https?:\/\/[\w.-]+(?::\d+)?\/|[\\/])?(?:\.\.?[\\/])*(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
 
 // Frame formats with more than a path and a line: each one's function name, or a path built
 // from a Java package. The generic `path:line` pattern below catches the rest (Node, Rust, C,
@@ -81,12 +82,14 @@ const PYTHON_FRAME = /File "([^"]+)", line (\d+)(?:, in ([\w<>.$]+))?/;
 // `java.base/` before the class is the module, no folder.
 const JAVA_FRAME = /\bat\s+(?:[\w.]+\/)?((?:[\w$]+\.)+)([\w$<>-]+)\(([\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)/;
 const CSHARP_FRAME = /\bat\s+([\w.`$<>+]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
-const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]+)(?:\s+\[as [^\]]+\])?\s+\((${PATH}):(\d+)(?::\d+)?\)`);
+// A dev server's module URL carries a query between the path and the line (`app.ts?t=1712345678:10:5`).
+const QUERY = String.raw`(?:\?[\w=&%.-]*)?`;
+const NODE_FRAME = new RegExp(String.raw`\bat\s+(?:async\s+)?(?:new\s+)?([^\s()]+)(?:\s+\[as [^\]]+\])?\s+\((${PATH})${QUERY}:(\d+)(?::\d+)?\)`);
 const PHP_FRAME = new RegExp(String.raw`#\d+\s+(${PATH})\((\d+)\):\s*([\w\\]+(?:->|::)\w+|\w+)?`);
 const PHP_ERROR_AT = new RegExp(String.raw`\bin\s+(${PATH})(?:\s+on\s+line\s+|:)(\d+)`);
 // Firefox and Safari: `parseBody@http://localhost:3000/src/server.js:12:5`, `@…` for an anonymous
 // function; Firefox writes a nested function after its outer one (`outer/inner@`, `outer/<@`).
-const AT_SIGN_FRAME = new RegExp(String.raw`^\s*(?:[^@\s]*\*)?([\w$.<>/]*)@(${PATH}):(\d+)(?::\d+)?\s*$`);
+const AT_SIGN_FRAME = new RegExp(String.raw`^\s*(?:[^@\s]*\*)?([\w$.<>/]*)@(${PATH})${QUERY}:(\d+)(?::\d+)?\s*$`);
 // pytest's long traceback: `app/store.py:8: in load`, outermost first, as Python prints it.
 const PYTEST_FRAME = new RegExp(String.raw`^(${PATH}):(\d+): in ([\w<>.]+)\s*$`);
 // gdb's and the sanitizers' frames: `#0 0x4f1e2b in Cache::evict(int) /src/cache.cpp:42:7`,
@@ -114,8 +117,8 @@ const GIN_FILE = /^(\S+\.go):(\d+) \(0x[\da-f]+\)$/;
 const GIN_FUNCTION = new RegExp(String.raw`^\t${GO_NAME}: `);
 // A Rust backtrace line: `  12: mycrate::server::handle::h0123456789abcdef`; its `at` line follows.
 const RUST_FUNCTION = /^\s*\d+:\s+((?:[\w<>]+::)+[\w<>]+?)(?:::h[\da-f]{16})?\s*$/;
-// A link's query (`?plain=1`) goes between the path and its `#L12`.
-const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?::(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|(?:\?[\w=&%.-]*)?#L(\d+))?`, 'g');
+// A link's query (`?plain=1`) goes between the path and its `#L12`, a dev server's before its line.
+const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?:${QUERY}:(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|${QUERY}#L(\d+))?`, 'g');
 
 const ERROR_NAME = /\b((?:[A-Za-z_][\w]*\.)*([A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Fault|Failure|Warning)))\b(?::\s+([^`\n]+))?/g;
 const PANIC = /\b(?:panic|fatal error|error(?:\[E\d+\])?):\s+([^`\n]+)/i;
@@ -411,7 +414,8 @@ class Collector {
 export function normalisePath(written: string): string | undefined {
   let path = written
     .replace(/\\/g, '/')
-    .replace(/^(?:file|webpack):\/\/\/?/, '/')
+    .replace(/^file:\/\/\/?/, '/')
+    .replace(/^webpack(?:-internal)?:\/\/[^/]*\//, '/')
     .replace(/^https?:\/\/[^/]+/, '')
     // GitHub's and Gitea's `/owner/repo/blob/ref/`, GitLab's `/group/repo/-/blob/ref/`.
     .replace(/^\/(?:[^/]+\/)+?(?:-\/)?blob\/[^/]+\//, '');

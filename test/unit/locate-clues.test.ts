@@ -213,6 +213,26 @@ test("links to a file on a code host and a browser's URLs give the file's path i
   assert.deepEqual(extractClues(text).paths, []);
 });
 
+test("a browser's frames through webpack and a dev server give the module's path, line and function, past the URL's query", () => {
+  const text = [
+    "Uncaught TypeError: Cannot read properties of null (reading 'focus')",
+    '    at Modal.open (webpack-internal:///./src/components/Modal.tsx:42:18)',
+    '    at onSubmit (webpack://my-app/./src/pages/Home.jsx?a1b2:17:9)',
+    '    at mountForm (http://localhost:5173/src/forms/mount.ts?t=1712345678901:10:5)',
+    'flush@http://localhost:5173/src/queue.ts?v=3f2a:8:3',
+    'see webpack:///./src/store.js?9c1e:30',
+  ].join('\n');
+  assert.deepEqual(frames(text), [
+    '/src/components/Modal.tsx:42 Modal.open',
+    '/src/pages/Home.jsx:17 onSubmit',
+    '/src/forms/mount.ts:10 mountForm',
+    '/src/queue.ts:8 flush',
+    '/src/store.js:30',
+  ]);
+  // A dev server's module is where the program ran, not a link to a file on a code host.
+  assert.deepEqual(extractClues(text).links, []);
+});
+
 test("pytest's, gdb's and the sanitizers' frames, and C's assert, give the function with the file and line", () => {
   const pytest = [
     'tests/test_store.py:5: in test_load',
@@ -282,6 +302,8 @@ test('self, this and anonymous receivers are no qualifiers', () => {
 test('paths lose file://, webpack:// and ./ prefixes; Node internals are no paths', () => {
   assert.equal(normalisePath('file:///home/u/a.js'), '/home/u/a.js');
   assert.equal(normalisePath('./src/a.ts'), 'src/a.ts');
+  assert.equal(normalisePath('webpack://my-app/./src/a.ts'), '/src/a.ts');
+  assert.equal(normalisePath('webpack-internal:///./src/a.ts'), '/src/a.ts');
   assert.equal(normalisePath('node:internal/modules/cjs/loader'), undefined);
 });
 
