@@ -79,6 +79,8 @@ const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack(?:-internal)?:\/\
 // from a Java package. The generic `path:line` pattern below catches the rest (Node, Rust, C,
 // C++, Go's file lines, Ruby, compilers and linters).
 const PYTHON_FRAME = /File "([^"]+)", line (\d+)(?:, in ([\w<>.$]+))?/;
+// IPython and Jupyter: `File ~/venv/lib/python3.11/site-packages/pandas/core/frame.py:3807, in DataFrame.__getitem__(self, key)`.
+const IPYTHON_FRAME = new RegExp(String.raw`^\s*File (${PATH}):(\d+), in ([\w<>.$]+)`);
 // `java.base/` before the class is the module, no folder.
 const JAVA_FRAME = /\bat\s+(?:[\w.]+\/)?((?:[\w$]+\.)+)([\w$<>-]+)\(([\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)/;
 const CSHARP_FRAME = /\bat\s+([\w.`$<>+]+)\(.*?\)\s+in\s+(.+?):line\s+(\d+)/;
@@ -208,6 +210,8 @@ function dotnetName(written: string): string {
 function readFrames(line: string, found: Collector, previous: { goFunction: string | undefined; rustFunction: string | undefined }, next: string): void {
   const python = PYTHON_FRAME.exec(line);
   if (python) return found.frame({ path: python[1]!, line: Number(python[2]), ...symbolOf(python[3]), text: python[0] }, 'innermost last');
+  const ipython = IPYTHON_FRAME.exec(line);
+  if (ipython) return found.frame({ path: ipython[1]!, line: Number(ipython[2]), ...symbolOf(ipython[3]), text: ipython[0].trim() }, 'innermost last');
   const java = JAVA_FRAME.exec(line);
   if (java) {
     // `at com.x.Y$Inner.method(Y.java:42)`: the file lives in the package's folder.

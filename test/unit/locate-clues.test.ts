@@ -18,6 +18,25 @@ test('a Python traceback gives each frame its path, line and function, innermost
   assert.ok(symbols(fixture('python.txt')).includes('gateway.charge'), 'the code line the frame quotes names a call');
 });
 
+test("IPython's and Jupyter's frames give each its function, innermost first, on any system's paths", () => {
+  const text = [
+    'KeyError                                  Traceback (most recent call last)',
+    'Cell In[4], line 3',
+    '----> 3 df["b"]',
+    '',
+    'File ~/venv/lib/python3.11/site-packages/pandas/core/frame.py:3807, in DataFrame.__getitem__(self, key)',
+    '-> 3807 indexer = self.columns.get_loc(key)',
+    '',
+    'File C:\\Users\\ana\\venv\\Lib\\site-packages\\pandas\\core\\indexes\\base.py:3804, in Index.get_loc(self, key)',
+    '-> 3804     raise KeyError(key) from err',
+    "KeyError: 'b'",
+  ].join('\n');
+  assert.deepEqual(frames(text), [
+    'C:/Users/ana/venv/Lib/site-packages/pandas/core/indexes/base.py:3804 Index.get_loc',
+    '~/venv/lib/python3.11/site-packages/pandas/core/frame.py:3807 DataFrame.__getitem__',
+  ]);
+});
+
 test("a chained Python traceback's frames come innermost first, the last traceback's first, beside a file:line the text names", () => {
   const text = [
     'Traceback (most recent call last):',
