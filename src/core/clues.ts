@@ -72,8 +72,9 @@ const EXTENSIONS =
 // A path: optional drive, scheme or URL, `./` or `../`, segments, a known extension, not followed
 // by more word characters (`foo.pyc`, `a.json5` are other files). A URL is a browser's frame
 // (`http://localhost:3000/src/app.js`) or a link to a file (`https://github.com/o/r/blob/main/a.py`);
-// webpack names a module by its project (`webpack://my-app/./src/app.ts`, `webpack-internal:///./src/app.ts`).
-const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack(?:-internal)?:\/\/[\w@+~-]*\/|https?:\/\/[\w.-]+(?::\d+)?\/|[\\/])?(?:\.\.?[\\/])*(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
+// webpack names a module by its project (`webpack://my-app/./src/app.ts`, `webpack-internal:///./src/app.ts`)
+// and Next.js by its layer too (`webpack-internal:///(rsc)/./app/page.tsx`).
+const PATH = String.raw`(?:[A-Za-z]:[\\/]|file:\/\/\/?|webpack(?:-internal)?:\/\/[\w@+~-]*\/(?:\([\w-]+\)\/)?|https?:\/\/[\w.-]+(?::\d+)?\/|[\\/])?(?:\.\.?[\\/])*(?:[\w@+~-][\w.@+~-]*[\\/])*[\w@+~-][\w.@+~-]*\.(?:${EXTENSIONS})(?![\w])`;
 
 // Frame formats with more than a path and a line: each one's function name, or a path built
 // from a Java package. The generic `path:line` pattern below catches the rest (Node, Rust, C,
@@ -419,7 +420,7 @@ export function normalisePath(written: string): string | undefined {
   let path = written
     .replace(/\\/g, '/')
     .replace(/^file:\/\/\/?/, '/')
-    .replace(/^webpack(?:-internal)?:\/\/[^/]*\//, '/')
+    .replace(/^webpack(?:-internal)?:\/\/[^/]*\/(?:\([\w-]+\)\/)?/, '/')
     .replace(/^https?:\/\/[^/]+/, '')
     // GitHub's and Gitea's `/owner/repo/blob/ref/`, GitLab's `/group/repo/-/blob/ref/`.
     .replace(/^\/(?:[^/]+\/)+?(?:-\/)?blob\/[^/]+\//, '');

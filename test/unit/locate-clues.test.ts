@@ -232,13 +232,14 @@ test("links to a file on a code host and a browser's URLs give the file's path i
   assert.deepEqual(extractClues(text).paths, []);
 });
 
-test("a browser's frames through webpack and a dev server give the module's path, line and function, past the URL's query", () => {
+test("a browser's frames through webpack (Next.js's layers too) and a dev server give the module's path, line and function, past the URL's query", () => {
   const text = [
     "Uncaught TypeError: Cannot read properties of null (reading 'focus')",
     '    at Modal.open (webpack-internal:///./src/components/Modal.tsx:42:18)',
     '    at onSubmit (webpack://my-app/./src/pages/Home.jsx?a1b2:17:9)',
     '    at mountForm (http://localhost:5173/src/forms/mount.ts?t=1712345678901:10:5)',
     'flush@http://localhost:5173/src/queue.ts?v=3f2a:8:3',
+    '    at Page (webpack-internal:///(app-pages-browser)/./app/page.tsx:12:5)',
     'see webpack:///./src/store.js?9c1e:30',
   ].join('\n');
   assert.deepEqual(frames(text), [
@@ -246,6 +247,7 @@ test("a browser's frames through webpack and a dev server give the module's path
     '/src/pages/Home.jsx:17 onSubmit',
     '/src/forms/mount.ts:10 mountForm',
     '/src/queue.ts:8 flush',
+    '/app/page.tsx:12 Page',
     '/src/store.js:30',
   ]);
   // A dev server's module is where the program ran, not a link to a file on a code host.
