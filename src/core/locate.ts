@@ -190,13 +190,18 @@ function resolvePath(keeper: IndexKeeper, written: string, named: Map<string, st
   const segments = written.split('/').filter((s) => s !== '' && s !== '.');
   const fileName = segments.at(-1) ?? '';
   const candidates = (built ? sourceNames(fileName) : [fileName]).flatMap((name) => named.get(name) ?? []);
+  const fromEnd = (list: readonly string[], count: number) => list[list.length - 1 - count];
   let best = 0;
   let found: Array<{ path: string; factor: number }> = [];
   for (const candidate of candidates) {
     const theirs = candidate.split('/');
+    // A built file's name was matched by the lookup: its source's.
     let common = built ? 1 : 0;
-    const at = (list: readonly string[], fromEnd: number) => list[list.length - 1 - fromEnd];
-    while (common < theirs.length && common < segments.length && sameFolder(at(theirs, common)!, at(segments, common)!, at(segments, common + 1), built))
+    while (
+      common < theirs.length &&
+      common < segments.length &&
+      sameSegment(fromEnd(theirs, common)!, fromEnd(segments, common)!, fromEnd(segments, common + 1), built)
+    )
       common++;
     // The whole of one is the end of the other (`site-packages/pkg/a.py` for `pkg/a.py`, or
     // `a/b.py` for `src/a/b.py`), or only a source root is left over (`site-packages/pkg/a.py` for
@@ -222,8 +227,8 @@ function sourceNames(fileName: string): string[] {
   return (SOURCE_EXTENSIONS[fileName.slice(dot + 1)] ?? []).map((extension) => `${fileName.slice(0, dot)}.${extension}`);
 }
 
-/** Whether a folder here is the one written in a path (`above` the folder written above it). */
-function sameFolder(ours: string, written: string, above: string | undefined, built: boolean): boolean {
+/** Whether a segment of a path here is the one written in a path (`above`: the folder written above it). */
+function sameSegment(ours: string, written: string, above: string | undefined, built: boolean): boolean {
   if (ours === written) return true;
   if (!built) return false;
   return (ours === 'src' && BUILD_FOLDERS.has(written)) || (above?.startsWith('@') === true && ours === `${above.slice(1)}-${written}`);
@@ -239,7 +244,7 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
       const why = frameWhy(path, frame) + (site && site.line !== frame.line ? ` (at line ${site.line} here)` : '');
       board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why, ...site });
     }
-    if (resolved.length === 0 && frame.symbol && frame.line !== undefined) builtFrame(keeper, frame, named, board);
+    if (resolved.length === 0) builtFrame(keeper, frame, named, board);
   }
   const mentions = [...extracted.links.map((written) => ({ written, said: 'links to' })), ...extracted.paths.map((written) => ({ written, said: 'names' }))];
   for (const { written, said } of mentions) {
@@ -253,7 +258,7 @@ function resolveFrames(keeper: IndexKeeper, extracted: Extracted, board: Board):
  * is what survives compiling; the line does not, and a bundle's `index.js` is not `src/index.ts`.
  */
 function builtFrame(keeper: IndexKeeper, frame: Frame, named: Map<string, string[]>, board: Board): void {
-  const symbol = splitSymbol(frame.symbol!);
+  const symbol = frame.symbol !== undefined && frame.line !== undefined ? splitSymbol(frame.symbol) : undefined;
   if (!symbol) return;
   for (const { path, factor } of resolvePath(keeper, frame.path, named, true)) {
     const site = declarations(board.chunksOf(path), symbol.name, symbol.qualifier)[0];
@@ -537,11 +542,13 @@ class Board {
   }
 
   ranked(limit: number): LocatedFile[] {
-    const scored = [...this.files].map(([path, evidence]) => {
+    const scored = [...this.files].map(([path, evidence], order) => {
       const role = fileRole(path);
-      return { path, evidence, role, score: score(evidence) * (role ? ROLE_FACTOR : 1) };
+      return { path, evidence, role, order, score: score(evidence) * (role ? ROLE_FACTOR : 1) };
     });
-    scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+    // Of equals, the file the evidence reached first: frames come innermost first, then the
+    // paths, names, messages and the search's hits in their order.
+    scored.sort((a, b) => b.score - a.score || a.order - b.order);
     return scored.slice(0, limit).map(({ path, evidence, role, score }) => ({
       path,
       score: Number(score.toFixed(3)),

@@ -415,3 +415,19 @@ test("a Node trace through a package's build (lib/*.js) points at the TypeScript
     await built.close();
   }
 });
+
+test('of files the evidence weighs alike, the one the text points at first comes first, not the first by name', async () => {
+  const root = tempDir('fused-locate-ties-');
+  fs.mkdirSync(path.join(root, 'app'));
+  fs.writeFileSync(path.join(root, 'app', 'alpha.py'), 'def run_alpha():\n    return 1\n');
+  fs.writeFileSync(path.join(root, 'app', 'omega.py'), 'def run_omega():\n    return 1\n');
+  const ties = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await ties.sync();
+    const answer = await locate(ties, 'Crashed at /srv/app/omega.py:2, called from /srv/app/alpha.py:2');
+    assert.equal(answer.files[0]!.score, answer.files[1]!.score, JSON.stringify(answer.files));
+    assert.deepEqual(paths(answer), ['app/omega.py', 'app/alpha.py']);
+  } finally {
+    await ties.close();
+  }
+});
