@@ -144,7 +144,7 @@ const NOT_QUALIFIED = /^(?:e\.g|i\.e|etc\.\w+|vs\.\w+|[\d.]+|www\..*|.*\.(?:com|
 export function extractClues(input: string): Extracted {
   const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
   const found = new Collector();
-  const lines = text.replace(/\r\n?/g, '\n').split('\n', MAX_LINES);
+  const lines = unescapeTraces(text.replace(/\r\n?/g, '\n')).split('\n', MAX_LINES);
   let goFunction: string | undefined;
   let rustFunction: string | undefined;
   const cut = (whole: string) => (whole.length > MAX_LINE_CHARS ? whole.slice(0, MAX_LINE_CHARS) : whole);
@@ -159,6 +159,21 @@ export function extractClues(input: string): Extracted {
     readWords(line, found);
   }
   return found.result();
+}
+
+// A trace in a JSON log line (`"stack_trace":"java.lang.X: y\n\tat com.a.B.c(B.java:1)\n…"`) is one
+// line, its newlines, tabs and quotes escaped: an escaped newline before a frame or a traceback's
+// start says so.
+const ESCAPED_TRACE = /\\n(?:\\t|\s)*(?:at\s|File \\"|Caused by|Traceback)/;
+const ESCAPES: Record<string, string> = { '\\n': '\n', '\\t': '\t', '\\"': '"', '\\\\': '\\' };
+
+/** The lines a JSON log's escaped traces stand for, read as they were printed; other lines as they are. */
+function unescapeTraces(text: string): string {
+  if (!text.includes('\\n')) return text;
+  return text
+    .split('\n')
+    .map((line) => (ESCAPED_TRACE.test(line) ? line.replace(/\\[nt"\\]/g, (escape) => ESCAPES[escape]!) : line))
+    .join('\n');
 }
 
 /** The last part of a qualified name and what came before, receivers dropped; undefined for no name at all. */

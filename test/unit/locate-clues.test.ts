@@ -64,6 +64,24 @@ test('a Node stack gives frames with functions and skips Node internals and the 
   assert.ok(extractClues(fixture('node.txt')).messages.includes('Cannot parse request body: expected a string'));
 });
 
+test('a trace in a JSON log line, its newlines, tabs and quotes escaped, is read as the lines it stands for', () => {
+  const text = [
+    String.raw`{"level":"error","exc_info":"Traceback (most recent call last):\n  File \"/srv/app/api/views.py\", line 42, in create_order\n    order = service.place(cart)\n  File \"/srv/app/orders/service.py\", line 88, in place\n    raise QuotaExceededError(\"daily order quota reached\")\norders.errors.QuotaExceededError: daily order quota reached"}`,
+    String.raw`{"level":"ERROR","stack_trace":"java.lang.IllegalStateException: closed\n\tat com.acme.store.Cache.evict(Cache.java:120)\n\tat com.acme.store.Store.put(Store.java:44)\n"}`,
+    String.raw`A string with an escape stays as written: "one\ntwo"`,
+  ].join('\n');
+  assert.deepEqual(frames(text), [
+    '/srv/app/orders/service.py:88 place',
+    '/srv/app/api/views.py:42 create_order',
+    'com/acme/store/Cache.java:120 Cache.evict',
+    'com/acme/store/Store.java:44 Store.put',
+  ]);
+  const clues = extractClues(text);
+  assert.ok(clues.errors.includes('QuotaExceededError'));
+  assert.ok(clues.messages.includes('daily order quota reached'), clues.messages.join(' | '));
+  assert.ok(clues.messages.includes(String.raw`one\ntwo`), clues.messages.join(' | '));
+});
+
 test('a Java trace turns the package into the folder the file lives in, without the module', () => {
   assert.deepEqual(frames(fixture('java.txt')), [
     'com/acme/orders/OrderService.java:12 OrderService.placeOrder',
