@@ -162,17 +162,17 @@ export function extractClues(input: string): Extracted {
 }
 
 // A trace in a JSON log line (`"stack_trace":"java.lang.X: y\n\tat com.a.B.c(B.java:1)\n…"`) is one
-// line, its newlines, tabs and quotes escaped: an escaped newline before a frame or a traceback's
-// start says so.
-const ESCAPED_TRACE = /\\n(?:\\t|\s)*(?:at\s|File \\"|Caused by|Traceback)/;
-const ESCAPES: Record<string, string> = { '\\n': '\n', '\\t': '\t', '\\"': '"', '\\\\': '\\' };
+// line, its newlines, tabs, quotes and (PHP's) slashes escaped: an escaped newline before a frame
+// or a traceback's start says so.
+const ESCAPED_TRACE = /\\n(?:\\t|\s)*(?:at\s|File \\"|Caused by|Traceback|#\d+\s)/;
+const ESCAPES: Record<string, string> = { '\\n': '\n', '\\t': '\t', '\\"': '"', '\\/': '/', '\\\\': '\\' };
 
 /** The lines a JSON log's escaped traces stand for, read as they were printed; other lines as they are. */
 function unescapeTraces(text: string): string {
   if (!text.includes('\\n')) return text;
   return text
     .split('\n')
-    .map((line) => (ESCAPED_TRACE.test(line) ? line.replace(/\\[nt"\\]/g, (escape) => ESCAPES[escape]!) : line))
+    .map((line) => (ESCAPED_TRACE.test(line) ? line.replace(/\\[nt"/\\]/g, (escape) => ESCAPES[escape]!) : line))
     .join('\n');
 }
 

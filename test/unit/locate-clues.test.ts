@@ -68,6 +68,7 @@ test('a trace in a JSON log line, its newlines, tabs and quotes escaped, is read
   const text = [
     String.raw`{"level":"error","exc_info":"Traceback (most recent call last):\n  File \"/srv/app/api/views.py\", line 42, in create_order\n    order = service.place(cart)\n  File \"/srv/app/orders/service.py\", line 88, in place\n    raise QuotaExceededError(\"daily order quota reached\")\norders.errors.QuotaExceededError: daily order quota reached"}`,
     String.raw`{"level":"ERROR","stack_trace":"java.lang.IllegalStateException: closed\n\tat com.acme.store.Cache.evict(Cache.java:120)\n\tat com.acme.store.Store.put(Store.java:44)\n"}`,
+    String.raw`{"message":"Call to a member function load() on null","context":{"exception":"[stacktrace]\n#0 \/var\/www\/app\/Http\/Controllers\/OrderController.php(42): App\\Services\\OrderService->find()\n"}}`,
     String.raw`A string with an escape stays as written: "one\ntwo"`,
   ].join('\n');
   assert.deepEqual(frames(text), [
@@ -75,6 +76,7 @@ test('a trace in a JSON log line, its newlines, tabs and quotes escaped, is read
     '/srv/app/api/views.py:42 create_order',
     'com/acme/store/Cache.java:120 Cache.evict',
     'com/acme/store/Store.java:44 Store.put',
+    '/var/www/app/Http/Controllers/OrderController.php:42 OrderService.find',
   ]);
   const clues = extractClues(text);
   assert.ok(clues.errors.includes('QuotaExceededError'));
