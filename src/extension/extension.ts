@@ -7,11 +7,12 @@ import type { SearchAnswer } from '../protocol/worker.ts';
 import { mcpServerSpecs, registerAgentSupport } from './agent.ts';
 import { EngineClient } from '../worker/client.ts';
 import { IndexController, secretFilesLine, type IndexState } from './indexing.ts';
-import { locateInPanel, textToLocate } from './locate.ts';
+import { locateInPanel, locateLastCommand, textToLocate } from './locate.ts';
 import { PANEL_VIEW_ID, PanelProvider } from './panel.ts';
 import { showSearchQuickPick } from './quickpick.ts';
 import { ResultLensProvider, ResultsModel } from './results.ts';
 import { readSettings, SECTION, type Settings } from './settings.ts';
+import { TerminalOutputs } from './terminal-output.ts';
 import { chooseEmbeddingModel } from './embedding-setup.ts';
 
 /** Settings whose change means re-reading files, not just searching differently. */
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const model = new ResultsModel();
   const lenses = new ResultLensProvider(model, client, index, () => settings.codeLens);
   const panel = new PanelProvider(context.extensionUri, { client, index, model, settings: () => settings, log });
+  const terminalOutputs = new TerminalOutputs(log);
   const declared = (context.extension.packageJSON as { version?: unknown }).version;
   const version = typeof declared === 'string' ? declared : '';
   stopClient = () => client.stop();
@@ -114,6 +116,8 @@ export function activate(context: vscode.ExtensionContext): void {
       locateInPanel({ client, panel, log }, typeof text === 'string' ? text : await textToLocate('anywhere')),
     ),
     command('fusedSearch.locateTerminalSelection', async () => locateInPanel({ client, panel, log }, await textToLocate('terminal'))),
+    terminalOutputs,
+    command('fusedSearch.locateLastCommand', () => locateLastCommand({ client, panel, log }, terminalOutputs)),
     command('fusedSearch.chooseEmbeddingModel', () => chooseEmbeddingModel(context.secrets, log)),
     // A key saved for the endpoint in use reaches the engine at once.
     context.secrets.onDidChange((event) => {

@@ -1,11 +1,13 @@
 // "Fused Search: Locate from Issue or Stack Trace": the text a person points at (a selection in
-// the editor or a terminal, or the clipboard) to the files it is about, in the panel.
+// the editor or a terminal, or the clipboard) to the files it is about, in the panel; and "Locate
+// Last Command's Output", the same for what the active terminal's latest command printed.
 
 import * as vscode from 'vscode';
 import { MAX_LOCATE_CHARS } from '../core/options.ts';
 import type { FolderLocateAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { PanelProvider } from './panel.ts';
+import type { TerminalOutputs } from './terminal-output.ts';
 
 export interface LocateDeps {
   client: EngineClient;
@@ -59,4 +61,23 @@ export async function locateInPanel(deps: LocateDeps, text: string): Promise<Fol
   }
   await deps.panel.showLocated(answer.value);
   return answer.value;
+}
+
+/** Locates what the active terminal's latest command printed, or says why there is nothing to locate. */
+export async function locateLastCommand(deps: LocateDeps, outputs: TerminalOutputs): Promise<FolderLocateAnswer | undefined> {
+  const terminal = vscode.window.activeTerminal;
+  const last = terminal && outputs.of(terminal);
+  if (!terminal || !last?.output.trim()) {
+    const why = !terminal
+      ? 'no terminal is open'
+      : !last
+        ? "no command's output was read in the active terminal (its shell integration is off, or nothing ran since it opened)"
+        : `\`${last.commandLine}\` printed nothing`;
+    void vscode.window.showInformationMessage(`Fused Search: ${why}. Select the output and use Locate Selection in Code instead.`);
+    return undefined;
+  }
+  deps.log.info(
+    `locating the output of \`${last.commandLine}\`${last.running ? ' (still running)' : last.exitCode !== undefined ? ` (exit code ${last.exitCode})` : ''}`,
+  );
+  return locateInPanel(deps, last.output);
 }

@@ -61,6 +61,52 @@ suite('Locate from Issue or Stack Trace', () => {
     }
   });
 
+  test("a terminal's last command is located without selecting its output, and a terminal with none says so", async function () {
+    this.timeout(60_000);
+    // bash, which VS Code's shell integration hooks into, whatever the machine's default shell is.
+    const terminal = vscode.window.createTerminal({ name: 'tests', shellPath: '/bin/bash' });
+    terminal.show();
+    try {
+      const integration = terminal.shellIntegration ?? (await shellIntegrationOf(terminal));
+      // Coloured as a test runner prints it (the file's name cyan, its line dim): read through the colours.
+      const coloured = WORKSPACE_TRACE.replace(/([\w-]+\.ts)(:\d+:\d+)/g, '\\033[36m$1\\033[39m\\033[2m$2\\033[22m');
+      const quoted = coloured.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
+      const ended = new Promise<number | undefined>((resolve) => {
+        const subscription = vscode.window.onDidEndTerminalShellExecution((event) => {
+          if (event.terminal !== terminal) return;
+          subscription.dispose();
+          resolve(event.exitCode);
+        });
+      });
+      integration.executeCommand(`echo building; printf '%b\\n' ${quoted.join(' ')}; false`);
+      assert.equal(await ended, 1, 'the command failed, as a test run does');
+      // The extension reads the output as it streams; its last chunk may land a moment after the end.
+      const deadline = Date.now() + 10_000;
+      let answer: FolderLocateAnswer | undefined;
+      while (answer?.files[0]?.path !== 'src/store.ts') {
+        assert.ok(Date.now() < deadline, `the command's output was never located: ${JSON.stringify(answer?.files.map((f) => f.path))}`);
+        answer = await vscode.commands.executeCommand<FolderLocateAnswer | undefined>('fusedSearch.locateLastCommand');
+        if (answer?.files[0]?.path !== 'src/store.ts') await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.equal(answer.files[0].line, 31, 'the line the frame names');
+    } finally {
+      terminal.dispose();
+    }
+    // A terminal where nothing ran has no output to locate: the command answers nothing.
+    const idle = vscode.window.createTerminal({ name: 'idle', shellPath: '/bin/bash' });
+    idle.show();
+    try {
+      const shown = Date.now() + 10_000;
+      while (vscode.window.activeTerminal !== idle) {
+        assert.ok(Date.now() < shown, 'the idle terminal never became the active one');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(await vscode.commands.executeCommand('fusedSearch.locateLastCommand'), undefined);
+    } finally {
+      idle.dispose();
+    }
+  });
+
   test('the editor selection is located before the clipboard', async () => {
     const document = await vscode.workspace.openTextDocument({ content: `notes\n${WORKSPACE_TRACE}\n`, language: 'plaintext' });
     const editor = await vscode.window.showTextDocument(document);
@@ -72,3 +118,16 @@ suite('Locate from Issue or Stack Trace', () => {
     assert.equal(answer?.files[0]?.path, 'src/store.ts');
   });
 });
+
+/** The terminal's shell integration, once its shell has started and reported in. */
+function shellIntegrationOf(terminal: vscode.Terminal): Promise<vscode.TerminalShellIntegration> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no shell integration in ${terminal.name} after 20 s`)), 20_000);
+    const subscription = vscode.window.onDidChangeTerminalShellIntegration((event) => {
+      if (event.terminal !== terminal) return;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(event.shellIntegration);
+    });
+  });
+}
