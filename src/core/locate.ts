@@ -264,8 +264,7 @@ function builtFrame(keeper: IndexKeeper, frame: Frame, named: Map<string, string
     const site = declarations(board.chunksOf(path), symbol.name, symbol.qualifier)[0];
     if (!site) continue;
     const ran = frame.path.split('/').slice(-path.split('/').length).join('/');
-    const why = `stack frame ${ran}:${frame.line} in ${frame.symbol}, built from this file (line ${site.line} here)`;
-    board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why, ...site });
+    board.add(path, { kind: 'frame', weight: FRAME_WEIGHT * factor, why: `${frameWhy(ran, frame)}, built from this file (line ${site.line} here)`, ...site });
   }
 }
 
