@@ -447,6 +447,7 @@ const PRINTED_LINE = /^(\d+):/;
  * The results of the tool's text: each file line, the `[N] a-b …` headers under it and their
  * `line: text` lines. A result's copies the text names (`(same text also at p:a-b, …)`) count
  * as results of the same rank whose lines were printed: their text is the result's, line for line.
+ * Places of much the same text do not: their lines are others.
  */
 function parseAnswer(text: string): Printed[] {
   const results: Printed[] = [];
@@ -459,7 +460,8 @@ function parseAnswer(text: string): Printed[] {
     if (head) results.push({ rank: Number(head[1]), path: file, start: Number(head[2]), end: Number(head[3]), lines: new Set() });
     else if (printed && results.length > 0) results.at(-1)!.lines.add(Number(printed[1]));
     else if (line.startsWith('(same text also at ') && results.length > 0) {
-      for (const [, path, start, end] of line.matchAll(/([^\s,]+):(\d+)-(\d+)/g))
+      // Places of much the same text follow the exact copies; their lines are not the result's.
+      for (const [, path, start, end] of line.split('; much the same at ')[0]!.matchAll(/([^\s,]+):(\d+)-(\d+)/g))
         copies.push({ of: results.at(-1)!, path: path!, start: Number(start), end: Number(end) });
     } else if (previous === '' && line !== '' && !line.startsWith('[')) file = line;
     previous = line;

@@ -61,7 +61,11 @@ const STRONG_LINE_SHARE = 0.4;
  * At 0.85 it printed one more for 3% more bytes, and cost the kernel's 5%.
  */
 const NEAR_TIE = 0.95;
-/** Copies of a result's text named by place (the others are counted): one is where to look, more is bytes. */
+/**
+ * Copies of a result's text named by place (the others are counted): one is where to look, more is
+ * bytes. Places of much the same text (a page's HTML and man renderings) are only counted: an agent
+ * reads the result, and npm's renderings named by place cost its 15 answers 2 KB.
+ */
 const COPIES_LISTED = 2;
 /** Lines of context printed above and below a matched line. */
 const CONTEXT_ABOVE = 1;
@@ -312,7 +316,7 @@ function resultBlock(
   const title = oneLine(titleUnderPath(result.path, result.title, result.kind), MAX_TITLE_CHARS);
   const head =
     `[${rank}] ${result.startLine}-${result.endLine}${title ? ` ${title}` : ''} · chunk ${result.chunkId}\n` +
-    (result.copies ? `(${copiesNote(result.copies, COPIES_LISTED)})\n` : '') +
+    (result.copies ? `(${copiesNote(result.copies, COPIES_LISTED, 0)})\n` : '') +
     (options.explain ? `why: ${describeAsText(result).join('; ')}\n` : '');
   const fixed = bytes(head);
   if (fixed > room) return undefined;

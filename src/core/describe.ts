@@ -70,17 +70,34 @@ export function describeAsText(result: Pick<SearchResult, 'score' | 'explain'>):
 
 /**
  * Where a result's text is repeated, in one line: `same text also at a.md:45-65, b.md:3-9 and 32
- * more`. Every host that prints results says it the same way.
+ * more`, with the places of much the same text after the exact ones (`…; much the same at
+ * a.html:201-240`), or only their count when `alikeListed` is 0. Every host that prints results
+ * says it the same way.
  */
-export function copiesNote(copies: readonly ChunkCopy[], listed: number): string {
+export function copiesNote(copies: readonly ChunkCopy[], listed: number, alikeListed = listed): string {
+  const same = copies.filter((copy) => !copy.alike);
+  const alike = copies.filter((copy) => copy.alike);
+  const parts = same.length > 0 ? [`same text also at ${places(same, listed)}`] : [];
+  if (alike.length > 0) {
+    const what = same.length > 0 ? 'much the same' : 'much the same text';
+    parts.push(alikeListed > 0 ? `${what}${same.length > 0 ? '' : ' also'} at ${places(alike, alikeListed)}` : `${what} in ${morePlaces(alike.length)}`);
+  }
+  return parts.join('; ');
+}
+
+function places(copies: readonly ChunkCopy[], listed: number): string {
   const at = copies.slice(0, listed).map((copy) => `${copy.path}:${copy.startLine}-${copy.endLine}`);
   const more = copies.length - at.length;
-  return `same text also at ${at.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${at.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
+
+const morePlaces = (count: number) => `${count} more place${count === 1 ? '' : 's'}`;
 
 /** How many places a result's text is repeated in, where a host has room for a count only: `same text in 3 more places`. */
 export function copiesCount(copies: readonly ChunkCopy[]): string {
-  return `same text in ${copies.length} more place${copies.length === 1 ? '' : 's'}`;
+  const alike = copies.filter((copy) => copy.alike).length;
+  const what = alike === 0 ? 'same text' : alike === copies.length ? 'much the same text' : 'same or much the same text';
+  return `${what} in ${morePlaces(copies.length)}`;
 }
 
 /** What every host says of results from an index whose first run is not finished. */

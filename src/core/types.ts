@@ -133,8 +133,9 @@ export interface SearchResult {
   explain: Explanation;
   /**
    * Other chunks whose text is this one's (a section pasted into many pages, a vendored or built
-   * copy), found among the ranked candidates, best first; absent when there are none. They are
-   * folded into this result instead of taking results of their own.
+   * copy) or, in prose, much the same (the page rendered as HTML or a man page), found among the
+   * ranked candidates, best first; absent when there are none. They are folded into this result
+   * instead of taking results of their own.
    */
   copies?: ChunkCopy[];
 }
@@ -145,6 +146,8 @@ export interface ChunkCopy {
   path: string;
   startLine: number;
   endLine: number;
+  /** Much the same text rather than the same: in other markup, or lightly edited. */
+  alike?: true;
 }
 
 /** How far a first index has got: files read of files found, when a run is known. */

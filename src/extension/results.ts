@@ -145,10 +145,10 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
           const line = resultRange(copy, document).start;
           lenses.push(
             new vscode.CodeLens(new vscode.Range(line, line), {
-              title: `Fused #${i + 1} of ${results.length} · same text as ${result.path}:${result.startLine}`,
+              title: `Fused #${i + 1} of ${results.length} · ${copy.alike ? 'much the same text' : 'same text'} as ${result.path}:${result.startLine}`,
               command: 'fusedSearch.openResult',
               arguments: [i],
-              tooltip: `${result.title}: this chunk's text is result #${i + 1}'s, which stands for it`,
+              tooltip: `${result.title}: this chunk's text is ${copy.alike ? 'much like ' : ''}result #${i + 1}'s, which stands for it`,
             }),
           );
         }

@@ -425,6 +425,50 @@ test('a result that stands for copies of its text says where they are, at a term
   assert.match(agent, /^2 results in 2 files/);
 });
 
+test('a page published as Markdown, HTML and a man page is one result that accounts for its renderings, and the other answers take the places', () => {
+  const root = tempDir('fused-renderings-');
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  const prose = [
+    'If any requested packages are not present in the local project dependencies, a prompt is printed',
+    'asking whether to install them into a folder of the cache before the command is run. Answer yes',
+    'to proceed, or pass the yes flag to suppress the prompt when the terminal is not interactive.',
+  ];
+  const markdown = `# npx\n\n## Description\n\n${prose.join('\n')}\n`;
+  write('docs/content/npx.md', markdown);
+  write('docs/content/npm-exec.md', markdown);
+  write(
+    'docs/output/npx.html',
+    `<!DOCTYPE html>\n<html><body>\n<h2 id="description">Description</h2>\n<p>${prose.join('\n').replace('yes flag', '<code>--yes</code> flag')}</p>\n</body></html>\n`,
+  );
+  write('man/man1/npx.1', `.TH "NPX" "1"\n.SH "DESCRIPTION"\n.P\n${prose.join('\n').replace('yes flag', '\\fB--yes\\fR flag')}\n`);
+  // Two handlers of one shape are two answers, however alike their words.
+  const handler = (name: string) =>
+    `export function ${name}(answer) {\n  if (answer === 'yes') return proceed('install the requested packages into the cache folder');\n  return abort('install the requested packages into the cache folder');\n}\n`;
+  write('lib/prompt.js', handler('askToInstall'));
+  write('lib/prompt-ci.js', handler('askToInstallInCi'));
+  const db = path.join(root, 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+
+  const agent = execFileSync(process.execPath, [CLI, 'search', 'prompt install requested packages cache', '--db', db, '--agent'], { encoding: 'utf8' });
+  const files = agent.match(/^(?:docs|man|lib)\/\S+$/gm) ?? [];
+  assert.equal(files.filter((file) => !file.startsWith('lib/')).length, 1, `one result for the page and its copies:\n${agent}`);
+  assert.match(
+    agent,
+    /^\(same text also at docs\/content\/(?:npx|npm-exec)\.md:\d+-\d+; much the same in 2 more places\)$/m,
+    'the exact copy by place, then how many renderings',
+  );
+  assert.deepEqual(files.filter((file) => file.startsWith('lib/')).sort(), ['lib/prompt-ci.js', 'lib/prompt.js'], 'both handlers are results of their own');
+  const human = execFileSync(process.execPath, [CLI, 'search', 'prompt install requested packages cache', '--db', db], { encoding: 'utf8' });
+  assert.match(
+    human,
+    /^ {4}same text also at docs\/content\/(?:npx|npm-exec)\.md:\d+-\d+; much the same at (?:docs\/output\/npx\.html|man\/man1\/npx\.1):\d+-\d+, (?:docs\/output\/npx\.html|man\/man1\/npx\.1):\d+-\d+$/m,
+    human,
+  );
+});
+
 test('the copies line counts against the budget like any header', () => {
   const copies = Array.from({ length: 40 }, (_, i) => ({ chunkId: 500 + i, path: `docs/commands/npm-command-${i}.md`, startLine: 300, endLine: 320 }));
   const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 40), copies }));

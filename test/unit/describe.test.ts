@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatResults } from '../../src/cli/format.ts';
 import { formatForAgent } from '../../src/core/agent-output.ts';
-import { describe, describeAsText } from '../../src/core/describe.ts';
+import { copiesCount, copiesNote, describe, describeAsText } from '../../src/core/describe.ts';
 import type { SearchResponse, SearchResult } from '../../src/core/types.ts';
 import { tempDir } from './helpers/store.ts';
 
@@ -124,4 +124,18 @@ test("the CLI's --json keeps the explanation's fields, the title's part of the r
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('copies are named as exact copies first, then places of much the same text, each counted past what a host lists', () => {
+  const at = (path: string, alike?: true) => ({ chunkId: path.length, path, startLine: 1, endLine: 9, ...(alike ? { alike } : {}) });
+  const same = [at('a.md'), at('b.md'), at('c.md')];
+  const alike = [at('a.html', true), at('a.1', true)];
+  assert.equal(copiesNote(same, 2), 'same text also at a.md:1-9, b.md:1-9 and 1 more');
+  assert.equal(copiesNote([...same, ...alike], 2), 'same text also at a.md:1-9, b.md:1-9 and 1 more; much the same at a.html:1-9, a.1:1-9');
+  assert.equal(copiesNote([...same, ...alike], 2, 0), 'same text also at a.md:1-9, b.md:1-9 and 1 more; much the same in 2 more places');
+  assert.equal(copiesNote(alike, 1), 'much the same text also at a.html:1-9 and 1 more');
+  assert.equal(copiesNote(alike, 2, 0), 'much the same text in 2 more places');
+  assert.equal(copiesCount(same), 'same text in 3 more places');
+  assert.equal(copiesCount(alike.slice(0, 1)), 'much the same text in 1 more place');
+  assert.equal(copiesCount([...same, ...alike]), 'same or much the same text in 5 more places');
 });

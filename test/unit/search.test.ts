@@ -79,7 +79,7 @@ test('a candidate fused just below the limit can be promoted by the proximity re
   // holds the exact phrase. It fuses below a limit of 5 but the rerank window reaches it.
   const files: Record<string, Array<{ text: string; title: string }>> = {};
   for (let i = 0; i < 8; i++) {
-    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache ${filler(20)} invalidation ${i}` }];
+    files[`noise${i}.md`] = [{ title: `Noise ${i}`, text: `cache ${filler(20, `noise${i}`)} invalidation ${i}` }];
   }
   files['answer.md'] = [{ title: 'Notes', text: `${filler(30)} cache invalidation ${filler(30)}` }];
   const store = storeWith(files);
@@ -539,7 +539,7 @@ test('pages of a search neither repeat nor skip a result: each is the slice of o
   // rerank reorders what the lists fused.
   const files: Record<string, Array<{ text: string; title: string }>> = {};
   for (let i = 0; i < 40; i++) {
-    const text = i % 3 === 0 ? `retry backoff policy note ${i}` : `retry ${filler(i % 7, 'pad')} then backoff policy ${i}`;
+    const text = i % 3 === 0 ? `retry backoff policy note ${i}` : `retry ${filler(i % 7, `pad${i}`)} then backoff policy ${i}`;
     files[`notes/n${i}.md`] = [{ title: `Note ${i}`, text }];
   }
   const context = contextFor(storeWith(files));

@@ -7,6 +7,7 @@ import { quote, type IndexStore, type ListRow, type StoredChunk } from '../store
 import type { SemanticList } from '../semantic/lane.ts';
 import type { NearestChunk } from '../store/vectors.ts';
 import type { Explanation, LexicalList, ListName, SearchResponse, SearchResult, Stage } from '../types.ts';
+import { chunkCopy, CopyFolder, type FoldedChunk } from './copies.ts';
 import { compileFilter, isFiltered } from './filters.ts';
 import { fuse, type FusedCandidate } from './fuse.ts';
 import type { Correction, Vocabulary } from './fuzzy.ts';
@@ -40,31 +41,7 @@ interface Ranked {
   /** The corrected query found it (possibly the typed one too). */
   corrected?: boolean;
   /** Chunks of the same text ranked below it (`CopyFolder`). */
-  copies: StoredChunk[];
-}
-
-/**
- * Keeps one entry per text, in the order given: a later entry whose chunk's text is an earlier
- * one's is folded into that entry's copies. npm's docs repeat each config option's section in
- * every command's page: asked about `workspaces`, nine of ten results were the same section in
- * nine pages, and the option's definition was not among them. The text is compared as stored:
- * collapsing its whitespace first cost 2 ms a search for 60 chunks of 3.5 KB, keying by it 0.01.
- */
-class CopyFolder<T extends { chunk: StoredChunk; copies: StoredChunk[] }> {
-  private readonly byText = new Map<string, T>();
-
-  /** Adds the entry and returns true, or folds it into the entry holding its text and returns false. */
-  add(entry: T): boolean {
-    const first = this.byText.get(entry.chunk.text);
-    if (!first) {
-      this.byText.set(entry.chunk.text, entry);
-      return true;
-    }
-    // The typed and the corrected rankings can each hold a copy the other folded.
-    const held = new Set([first.chunk.id, ...first.copies.map((copy) => copy.id)]);
-    for (const copy of [entry.chunk, ...entry.copies]) if (!held.has(copy.id) && held.add(copy.id)) first.copies.push(copy);
-    return false;
-  }
+  copies: FoldedChunk[];
 }
 
 /** Never throws for any query text: a query with no searchable words returns no results. */
@@ -208,7 +185,7 @@ function rank(
   const window = Math.max(options.rerankWindow, options.limit);
   const poolSize = window * Math.ceil((options.offset + options.limit) / window);
   // Copies of a chunk take no room of their own, so the window holds as many different texts.
-  const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate; copies: StoredChunk[] }> = [];
+  const pool: Array<{ chunk: StoredChunk; fused: FusedCandidate; copies: FoldedChunk[] }> = [];
   const folder = new CopyFolder<(typeof pool)[number]>();
   // Read a window's worth of candidates at a time: most searches fill the pool from the first.
   for (let from = 0; from < fused.length && pool.length < poolSize; from += window) {
@@ -454,8 +431,6 @@ function toResult(entry: Ranked, occurrences: Occurrence[], corrections: Array<[
     snippet: snippet.text,
     matches: snippet.matches,
     explain,
-    ...(entry.copies.length > 0
-      ? { copies: entry.copies.map((copy) => ({ chunkId: copy.id, path: copy.path, startLine: copy.startLine, endLine: copy.endLine })) }
-      : {}),
+    ...(entry.copies.length > 0 ? { copies: entry.copies.map(chunkCopy) } : {}),
   };
 }

@@ -1,0 +1,133 @@
+// Copies among the ranked candidates: one result per text, naming the places that repeat it.
+
+import type { StoredChunk } from '../store/store.ts';
+import type { ChunkCopy } from '../types.ts';
+
+/** A chunk folded into a better-ranked one, and whether its text is that one's exactly. */
+export interface FoldedChunk {
+  chunk: StoredChunk;
+  /** Much the same text in other markup or lightly edited, rather than the same characters. */
+  alike: boolean;
+}
+
+/**
+ * Prose chunks whose word triples are, for this share of the smaller chunk's triples, the other's
+ * too, say much the same. npm ships each page of its docs three times, as Markdown, as HTML and as
+ * a man page: asked where `npx` asks before installing, eight of ten results were two pages in
+ * three formats. A rendering's chunks start and end elsewhere than its source's, which a share of
+ * the smaller chunk allows for; in npm's docs such pairs share 0.6–1.0 of their triples, and
+ * different sections of one page under 0.15.
+ */
+const ALIKE_SHARE = 0.5;
+/**
+ * Fewer triples than this (a heading, a note of a sentence or two) say too little to tell a copy
+ * from two texts that share a phrase.
+ */
+const MIN_TRIPLES = 30;
+/**
+ * One triple in this many is compared, the same ones in every text (those whose hash is a multiple
+ * of it), which estimates the share as well at a quarter of the cost: 1 ms a search of ten results
+ * when all 30 candidates are prose.
+ */
+const SAMPLE_EVERY = 4;
+
+/** A prose chunk's word triples: how many it has, and the sample compared. */
+interface Fingerprint {
+  triples: number;
+  sample: Set<number>;
+}
+
+/**
+ * Keeps one entry per text, in the order given: a later entry whose chunk's text is an earlier
+ * one's is folded into that entry's copies, and so is a prose chunk with much the same words in the
+ * same order (`ALIKE_SHARE`). npm's docs repeat each config option's section in every command's
+ * page: asked about `workspaces`, nine of ten results were the same section in nine pages, and the
+ * option's definition was not among them. The exact text is compared as stored: collapsing its
+ * whitespace first cost 2 ms a search for 60 chunks of 3.5 KB, keying by it 0.01. Code is compared
+ * only exactly: functions of one shape (ESLint's rules' `meta` blocks) share most of their triples
+ * and are still different answers.
+ */
+export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }> {
+  private readonly byText = new Map<string, T>();
+  /** The prose entries kept, in order. */
+  private readonly prose: Array<{ entry: T; fingerprint: Fingerprint }> = [];
+  /** For each sampled triple, the kept prose entries (their places in `prose`) that hold it. */
+  private readonly heldBy = new Map<number, number[]>();
+
+  /** Adds the entry and returns true, or folds it into the entry holding its text and returns false. */
+  add(entry: T): boolean {
+    const same = this.byText.get(entry.chunk.text);
+    if (same) return this.fold(entry, same, false);
+    const fingerprint = entry.chunk.kind === 'prose' ? wordTriples(entry.chunk.text) : undefined;
+    const alike = fingerprint && fingerprint.triples >= MIN_TRIPLES ? this.muchTheSame(fingerprint) : undefined;
+    if (alike) return this.fold(entry, alike, true);
+    this.byText.set(entry.chunk.text, entry);
+    if (fingerprint && fingerprint.triples >= MIN_TRIPLES) {
+      for (const triple of fingerprint.sample) {
+        const holders = this.heldBy.get(triple);
+        if (holders) holders.push(this.prose.length);
+        else this.heldBy.set(triple, [this.prose.length]);
+      }
+      this.prose.push({ entry, fingerprint });
+    }
+    return true;
+  }
+
+  /**
+   * The first kept prose entry that shares `ALIKE_SHARE` of the smaller one's triples with this
+   * fingerprint. Counted through `heldBy`: one pass over the sample, not a comparison per entry.
+   */
+  private muchTheSame(fingerprint: Fingerprint): T | undefined {
+    const shared = new Uint32Array(this.prose.length);
+    for (const triple of fingerprint.sample) for (const kept of this.heldBy.get(triple) ?? []) shared[kept]!++;
+    for (let kept = 0; kept < shared.length; kept++) {
+      const smaller = Math.min(fingerprint.sample.size, this.prose[kept]!.fingerprint.sample.size);
+      if (smaller > 0 && shared[kept]! >= ALIKE_SHARE * smaller) return this.prose[kept]!.entry;
+    }
+    return undefined;
+  }
+
+  private fold(entry: T, into: T, alike: boolean): false {
+    // The typed and the corrected rankings can each hold a copy the other folded.
+    const held = new Set([into.chunk.id, ...into.copies.map((copy) => copy.chunk.id)]);
+    for (const copy of [{ chunk: entry.chunk, alike: false }, ...entry.copies]) {
+      if (!held.has(copy.chunk.id) && held.add(copy.chunk.id)) into.copies.push({ chunk: copy.chunk, alike: alike || copy.alike });
+    }
+    return false;
+  }
+}
+
+/** Where a folded chunk is, as a result names it. */
+export function chunkCopy({ chunk, alike }: FoldedChunk): ChunkCopy {
+  return { chunkId: chunk.id, path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, ...(alike ? { alike: true } : {}) };
+}
+
+/** HTML's tags and entities, roff's font escapes and requests, or a word (group 1). */
+const MARKUP_OR_WORD = /<[^>]*>|&#?\w+;|\\f(?:\(..|\[[^\]]*\]|.)|^\.[A-Za-z]+|([A-Za-z0-9]+)/gm;
+
+/**
+ * The text's runs of three words, hashed, with markup left out so that a page and its renderings
+ * read alike. Words are ASCII letters and digits, case aside: a text in another script has no
+ * triples, and is folded only where it is the same text.
+ */
+function wordTriples(text: string): Fingerprint {
+  const sample = new Set<number>();
+  let [first, second, words] = [0, 0, 0];
+  for (const match of text.matchAll(MARKUP_OR_WORD)) {
+    if (match[1] === undefined) continue;
+    const third = wordHash(match[1]);
+    if (++words >= 3) {
+      const triple = Math.imul(Math.imul(first, 0x9e3779b1) ^ second, 0x85ebca6b) ^ third;
+      if (triple % SAMPLE_EVERY === 0) sample.add(triple);
+    }
+    [first, second] = [second, third];
+  }
+  return { triples: Math.max(0, words - 2), sample };
+}
+
+/** FNV-1a over the word's characters, letters lower-cased. */
+function wordHash(word: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ (word.charCodeAt(i) | 0x20), 0x01000193);
+  return hash;
+}
