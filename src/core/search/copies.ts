@@ -15,8 +15,8 @@ export interface FoldedChunk {
  * too, say much the same. npm ships each page of its docs three times, as Markdown, as HTML and as
  * a man page: asked where `npx` asks before installing, eight of ten results were two pages in
  * three formats. A rendering's chunks start and end elsewhere than its source's, which a share of
- * the smaller chunk allows for; in npm's docs such pairs share 0.6–1.0 of their triples, and
- * different sections of one page under 0.15.
+ * the smaller chunk allows for: among the results of npm's questions most such pairs shared 0.6–1.0
+ * of the smaller chunk's triples, and chunks about other things under 0.15.
  */
 const ALIKE_SHARE = 0.5;
 /**

@@ -40,7 +40,7 @@ interface Ranked {
   stage: Stage;
   /** The corrected query found it (possibly the typed one too). */
   corrected?: boolean;
-  /** Chunks of the same text ranked below it (`CopyFolder`). */
+  /** Chunks ranked below it of the same text, or in prose of much the same (`CopyFolder`). */
   copies: FoldedChunk[];
 }
 
