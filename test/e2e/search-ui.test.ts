@@ -123,6 +123,37 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test('the panel shows a page and its HTML rendering once, saying the rendering is much the same text', async () => {
+    const { page, openPanel } = workbench();
+    const notes = notesFolder(page.url());
+    const prose =
+      'The wombat scheduler pauses the nightly import, waits for the workers to finish the batches they hold, ' +
+      'and then writes a marker file so that the next import knows the batches were done when it started its own work.';
+    const files = {
+      'wombat.md': `# Wombat scheduler\n\n${prose}\n`,
+      'wombat.html': `<html><body>\n<h1>Wombat scheduler</h1>\n<p>${prose}</p>\n</body></html>\n`,
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(notes, name), text);
+    try {
+      const view = await openPanel();
+      const query = view.locator('#query input');
+      await query.waitFor();
+      // Another test's pages may linger in the index a moment: wait for this page's result to show copies.
+      const copies = view.locator('.result', { hasText: 'Wombat' }).locator('.copies');
+      for (let attempt = 0; (await copies.count()) === 0; attempt++) {
+        assert.ok(attempt < 40, 'the page and its rendering never showed as one result');
+        await query.fill(attempt % 2 === 0 ? 'wombat scheduler marker' : 'wombat scheduler marker file');
+        await page.waitForTimeout(500);
+      }
+      const wombats = await view.locator('.result', { hasText: 'Wombat' }).allInnerTexts();
+      assert.equal(wombats.length, 1, `one result for the page and its rendering: ${wombats.join(' | ')}`);
+      assert.match(await copies.innerText(), /^\s*· much the same text in 1 more place$/);
+      assert.match((await copies.getAttribute('title')) ?? '', /^much the same text also at wombat\.(?:md|html):\d+-\d+$/);
+    } finally {
+      for (const name of Object.keys(files)) rmSync(path.join(notes, name), { force: true });
+    }
+  });
+
   test("the panel ranks a test below the code it tests, and the test's explanation says why", async () => {
     const { page, openPanel } = workbench();
     const notes = notesFolder(page.url());
