@@ -31,12 +31,6 @@ const MIN_TRIPLES = 30;
  */
 const SAMPLE_EVERY = 4;
 
-/** A prose chunk's word triples: how many it has, and the sample compared. */
-interface Fingerprint {
-  triples: number;
-  sample: Set<number>;
-}
-
 /**
  * Keeps one entry per text, in the order given: a later entry whose chunk's text is an earlier
  * one's is folded into that entry's copies, and so is a prose chunk with much the same words in the
@@ -50,7 +44,7 @@ interface Fingerprint {
 export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }> {
   private readonly byText = new Map<string, T>();
   /** The prose entries kept, in order. */
-  private readonly prose: Array<{ entry: T; fingerprint: Fingerprint }> = [];
+  private readonly prose: Array<{ entry: T; sample: Set<number> }> = [];
   /** For each sampled triple, the kept prose entries (their places in `prose`) that hold it. */
   private readonly heldBy = new Map<number, number[]>();
 
@@ -58,30 +52,30 @@ export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }>
   add(entry: T): boolean {
     const same = this.byText.get(entry.chunk.text);
     if (same) return this.fold(entry, same, false);
-    const fingerprint = entry.chunk.kind === 'prose' ? wordTriples(entry.chunk.text) : undefined;
-    const alike = fingerprint && fingerprint.triples >= MIN_TRIPLES ? this.muchTheSame(fingerprint) : undefined;
+    const sample = entry.chunk.kind === 'prose' ? sampledTriples(entry.chunk.text) : undefined;
+    const alike = sample && this.muchTheSame(sample);
     if (alike) return this.fold(entry, alike, true);
     this.byText.set(entry.chunk.text, entry);
-    if (fingerprint && fingerprint.triples >= MIN_TRIPLES) {
-      for (const triple of fingerprint.sample) {
+    if (sample) {
+      for (const triple of sample) {
         const holders = this.heldBy.get(triple);
         if (holders) holders.push(this.prose.length);
         else this.heldBy.set(triple, [this.prose.length]);
       }
-      this.prose.push({ entry, fingerprint });
+      this.prose.push({ entry, sample });
     }
     return true;
   }
 
   /**
-   * The first kept prose entry that shares `ALIKE_SHARE` of the smaller one's triples with this
-   * fingerprint. Counted through `heldBy`: one pass over the sample, not a comparison per entry.
+   * The first kept prose entry that shares `ALIKE_SHARE` of the smaller one's sampled triples with
+   * this sample. Counted through `heldBy`: one pass over the sample, not a comparison per entry.
    */
-  private muchTheSame(fingerprint: Fingerprint): T | undefined {
+  private muchTheSame(sample: Set<number>): T | undefined {
     const shared = new Uint32Array(this.prose.length);
-    for (const triple of fingerprint.sample) for (const kept of this.heldBy.get(triple) ?? []) shared[kept]!++;
+    for (const triple of sample) for (const kept of this.heldBy.get(triple) ?? []) shared[kept]!++;
     for (let kept = 0; kept < shared.length; kept++) {
-      const smaller = Math.min(fingerprint.sample.size, this.prose[kept]!.fingerprint.sample.size);
+      const smaller = Math.min(sample.size, this.prose[kept]!.sample.size);
       if (smaller > 0 && shared[kept]! >= ALIKE_SHARE * smaller) return this.prose[kept]!.entry;
     }
     return undefined;
@@ -106,11 +100,12 @@ export function chunkCopy({ chunk, alike }: FoldedChunk): ChunkCopy {
 const MARKUP_OR_WORD = /<[^>]*>|&#?\w+;|\\f(?:\(..|\[[^\]]*\]|.)|^\.[A-Za-z]+|([A-Za-z0-9]+)/gm;
 
 /**
- * The text's runs of three words, hashed, with markup left out so that a page and its renderings
- * read alike. Words are ASCII letters and digits, case aside: a text in another script has no
- * triples, and is folded only where it is the same text.
+ * The sample (`SAMPLE_EVERY`) of the text's runs of three words, hashed, with markup left out so
+ * that a page and its renderings read alike; undefined for a text of fewer than `MIN_TRIPLES`.
+ * Words are ASCII letters and digits, case aside: a text in another script has no triples, and is
+ * folded only where it is the same text.
  */
-function wordTriples(text: string): Fingerprint {
+function sampledTriples(text: string): Set<number> | undefined {
   const sample = new Set<number>();
   let [first, second, words] = [0, 0, 0];
   for (const match of text.matchAll(MARKUP_OR_WORD)) {
@@ -122,7 +117,7 @@ function wordTriples(text: string): Fingerprint {
     }
     [first, second] = [second, third];
   }
-  return { triples: Math.max(0, words - 2), sample };
+  return words - 2 >= MIN_TRIPLES ? sample : undefined;
 }
 
 /** FNV-1a over the word's characters, letters lower-cased. */
