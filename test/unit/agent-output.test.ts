@@ -469,6 +469,32 @@ test('a page published as Markdown, HTML and a man page is one result that accou
   );
 });
 
+test('a short section and its HTML rendering are one result; a short section of another name is not folded into them', () => {
+  const root = tempDir('fused-short-renderings-');
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  // Fewer words than the long texts any two chunks are compared by.
+  const scripts = ['preinstall', 'install', 'postinstall', 'prepare'];
+  write(
+    'docs/content/scripts.md',
+    `# Lifecycle order\n\n#### npm ci\n\n${scripts.map((s) => `* ${s}`).join('\n')}\n\nThese run after the modules are installed.\n`,
+  );
+  write(
+    'docs/output/scripts.html',
+    `<html><body>\n<h1>scripts</h1>\n<h2>Lifecycle order</h2>\n<h4 id="npm-ci"><a href="/commands/npm-ci">npm ci</a></h4>\n<ul>\n${scripts.map((s) => `<li><code>${s}</code></li>`).join('\n')}\n</ul>\n<p>These run after the modules are installed.</p>\n</body></html>\n`,
+  );
+  write('docs/content/rebuild.md', `#### npm rebuild\n\n${scripts.map((s) => `* ${s}`).join('\n')}\n\nThese run after the modules are installed.\n`);
+  const db = path.join(root, 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+
+  const agent = execFileSync(process.execPath, [CLI, 'search', 'npm ci preinstall postinstall', '--db', db, '--agent'], { encoding: 'utf8' });
+  const files = agent.match(/^docs\/\S+$/gm) ?? [];
+  assert.deepEqual(files.sort(), ['docs/content/rebuild.md', 'docs/content/scripts.md'], agent);
+  assert.match(agent, /^\[\d+\] \d+-\d+ Lifecycle order > npm ci · chunk \d+\n\(much the same text in 1 more place\)$/m, agent);
+});
+
 test('the copies line counts against the budget like any header', () => {
   const copies = Array.from({ length: 40 }, (_, i) => ({ chunkId: 500 + i, path: `docs/commands/npm-command-${i}.md`, startLine: 300, endLine: 320 }));
   const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 40), copies }));

@@ -1,5 +1,5 @@
 // The chunker: one file's text in, titled line-range chunks out. It picks the splitter by
-// language (markdown by heading, code by symbol, JSON/YAML by key path, anything else by
+// language (markdown and HTML by heading, code by symbol, JSON/YAML by key path, anything else by
 // paragraph and line window) and guarantees, whatever the splitter: line numbers of the original
 // file, chunks in order, no blank chunk, no chunk over the byte cap, and no exception.
 
@@ -11,6 +11,7 @@ import { MIN_CHUNK_BYTES } from './byte-cap.ts';
 import { chunkCode } from './code.ts';
 import { CODE_LANGUAGES } from './code-languages.ts';
 import { defaultWasmDir, loadGrammar, startGrammars } from './grammars.ts';
+import { chunkHtml } from './html.ts';
 import { outlineJson } from './json.ts';
 import { detectLanguage, KNOWN_LANGUAGES, languageKind } from './language.ts';
 import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
@@ -37,6 +38,7 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    multi-line `export default {…}` is a symbol of its own. Markdown: a line over 500 characters
  *    is neither a heading nor a heading's text. Windowed code: a chunk is titled by the definition
  *    it opens or continues (`SYM_FUNC_START(__memcpy)`), not by its first line (a licence header).
+ *    HTML: split at headings and titled by them, tables of contents left out.
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   javascript: 1,
@@ -44,6 +46,7 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   tsx: 1,
   markdown: 1,
   mdx: 1,
+  html: 1,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 
@@ -102,6 +105,7 @@ export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
 
 function split(src: SourceLines, text: string, language: string, grammar: Language | undefined, parser: Parser, maxBytes: number): ChunkDraft[] {
   if (MARKDOWN.has(language)) return chunkMarkdown(src, maxBytes);
+  if (language === 'html') return chunkHtml(src, text, maxBytes);
   if (JSON_LIKE.has(language)) {
     const outline = outlineJson(text);
     return outline ? chunkOutline(src, outline, maxBytes) : chunkText(src, 'code', maxBytes);

@@ -1,23 +1,10 @@
-// Markdown is split where its author split it: at headings. A chunk's title is its heading path
-// (`Install > From source`), which is what a reader would call that part of the document. Fenced
-// code is opaque: `# comment` inside a fence is code, not a heading, and a fence is never cut
-// unless it alone is over the byte cap.
+// Markdown's headings (ATX and setext) and fences, for sections.ts to split at. Fenced code is
+// opaque: `# comment` inside a fence is code, not a heading, and a fence is never cut unless it
+// alone is over the byte cap.
 
 import type { ChunkDraft } from '../types.ts';
-import { emitPieces, packLines, type Piece } from './byte-cap.ts';
-import { isBlank, rangeBytes, rangeText, trimBlankLines, type SourceLines } from './lines.ts';
-
-interface Heading {
-  /** 0-based line where the section starts (the text line of a setext heading). */
-  line: number;
-  level: number;
-  text: string;
-}
-
-interface Block {
-  start: number;
-  end: number;
-}
+import { isBlank, type SourceLines } from './lines.ts';
+import { chunkSections, type Block, type Heading } from './sections.ts';
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 /**
@@ -34,17 +21,7 @@ const NOT_SETEXT_TEXT = /^\s*(?:[-*+]\s|\d+[.)]\s|>|\||<)/;
 
 export function chunkMarkdown(src: SourceLines, maxBytes: number): ChunkDraft[] {
   const { headings, fences } = scan(src);
-  const out: ChunkDraft[] = [];
-  const path: Heading[] = [];
-  const firstHeading = headings[0]?.line ?? src.lines.length;
-  emitSection(out, src, 0, firstHeading - 1, src.fileName, fences, maxBytes);
-  headings.forEach((heading, i) => {
-    while (path.length > 0 && (path[path.length - 1] as Heading).level >= heading.level) path.pop();
-    path.push(heading);
-    const end = (headings[i + 1]?.line ?? src.lines.length) - 1;
-    emitSection(out, src, heading.line, end, path.map((h) => h.text).join(' > '), fences, maxBytes);
-  });
-  return out;
+  return chunkSections(src, headings, fences, maxBytes);
 }
 
 function scan(src: SourceLines): { headings: Heading[]; fences: Block[] } {
@@ -113,60 +90,4 @@ function headingText(raw: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return text || '(untitled)';
-}
-
-/**
- * One section becomes one chunk if it fits; otherwise its blocks (paragraphs and whole fences) are
- * packed greedily under the cap, and only a block that alone is too big is cut by lines.
- */
-function emitSection(out: ChunkDraft[], src: SourceLines, start: number, end: number, title: string, fences: readonly Block[], maxBytes: number): void {
-  const range = trimBlankLines(src, start, end);
-  if (!range) return;
-  const pieces: Piece[] = [];
-  let groupStart = -1;
-  let groupEnd = -1;
-  const flush = (): void => {
-    if (groupStart >= 0) pieces.push({ start: groupStart, end: groupEnd, text: rangeText(src, groupStart, groupEnd) });
-    groupStart = -1;
-  };
-  for (const block of blocks(src, range[0], range[1], fences)) {
-    if (rangeBytes(src, block.start, block.end) > maxBytes) {
-      flush();
-      pieces.push(...packLines(src, block.start, block.end, maxBytes));
-    } else if (groupStart >= 0 && rangeBytes(src, groupStart, block.end) <= maxBytes) {
-      groupEnd = block.end;
-    } else {
-      flush();
-      groupStart = block.start;
-      groupEnd = block.end;
-    }
-  }
-  flush();
-  emitPieces(out, pieces, title, 'prose');
-}
-
-/** Paragraphs (runs of non-blank lines) and fences, in order, inside start..end. */
-function blocks(src: SourceLines, start: number, end: number, fences: readonly Block[]): Block[] {
-  const found: Block[] = [];
-  let fenceIndex = fences.findIndex((f) => f.end >= start);
-  let i = start;
-  while (i <= end) {
-    const fence = fenceIndex >= 0 ? fences[fenceIndex] : undefined;
-    if (fence && fence.start <= i) {
-      found.push({ start: i, end: Math.min(fence.end, end) });
-      i = fence.end + 1;
-      fenceIndex = fenceIndex + 1 < fences.length ? fenceIndex + 1 : -1;
-      continue;
-    }
-    if (isBlank(src.lines[i] as string)) {
-      i++;
-      continue;
-    }
-    let e = i;
-    const stop = fence ? Math.min(end, fence.start - 1) : end;
-    while (e < stop && !isBlank(src.lines[e + 1] as string)) e++;
-    found.push({ start: i, end: e });
-    i = e + 1;
-  }
-  return found;
 }

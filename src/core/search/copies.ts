@@ -21,7 +21,9 @@ export interface FoldedChunk {
 const ALIKE_SHARE = 0.5;
 /**
  * Fewer triples than this (a heading, a note of a sentence or two) say too little to tell a copy
- * from two texts that share a phrase.
+ * from two texts that share a phrase, unless the two are one section in two formats: HTML split at
+ * its headings chunks a short section as its Markdown source does (npm's `npm ci` list of
+ * lifecycle scripts, 12 lines, in `scripts.md` and `scripts.html`).
  */
 const MIN_TRIPLES = 30;
 /**
@@ -44,7 +46,7 @@ const SAMPLE_EVERY = 4;
 export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }> {
   private readonly byText = new Map<string, T>();
   /** The prose entries kept, in order. */
-  private readonly prose: Array<{ entry: T; sample: Set<number> }> = [];
+  private readonly prose: Array<{ entry: T } & Fingerprint> = [];
   /** For each sampled triple, the kept prose entries (their places in `prose`) that hold it. */
   private readonly heldBy = new Map<number, number[]>();
 
@@ -52,31 +54,34 @@ export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }>
   add(entry: T): boolean {
     const same = this.byText.get(entry.chunk.text);
     if (same) return this.fold(entry, same, false);
-    const sample = entry.chunk.kind === 'prose' ? sampledTriples(entry.chunk.text) : undefined;
-    const alike = sample && this.muchTheSame(sample);
+    const fingerprint = entry.chunk.kind === 'prose' ? fingerprintOf(entry.chunk) : undefined;
+    const alike = fingerprint && this.muchTheSame(fingerprint);
     if (alike) return this.fold(entry, alike, true);
     this.byText.set(entry.chunk.text, entry);
-    if (sample) {
-      for (const triple of sample) {
+    if (fingerprint) {
+      for (const triple of fingerprint.sample) {
         const holders = this.heldBy.get(triple);
         if (holders) holders.push(this.prose.length);
         else this.heldBy.set(triple, [this.prose.length]);
       }
-      this.prose.push({ entry, sample });
+      this.prose.push({ entry, ...fingerprint });
     }
     return true;
   }
 
   /**
    * The first kept prose entry that shares `ALIKE_SHARE` of the smaller one's sampled triples with
-   * this sample. Counted through `heldBy`: one pass over the sample, not a comparison per entry.
+   * this fingerprint, both long enough to compare or one section in two formats. Counted through
+   * `heldBy`: one pass over the sample, not a comparison per entry.
    */
-  private muchTheSame(sample: Set<number>): T | undefined {
+  private muchTheSame({ sample, long, section, language }: Fingerprint): T | undefined {
     const shared = new Uint32Array(this.prose.length);
     for (const triple of sample) for (const kept of this.heldBy.get(triple) ?? []) shared[kept]!++;
-    for (let kept = 0; kept < shared.length; kept++) {
-      const smaller = Math.min(sample.size, this.prose[kept]!.sample.size);
-      if (smaller > 0 && shared[kept]! >= ALIKE_SHARE * smaller) return this.prose[kept]!.entry;
+    for (let i = 0; i < shared.length; i++) {
+      const kept = this.prose[i]!;
+      if (!((long && kept.long) || (section === kept.section && language !== kept.language))) continue;
+      const smaller = Math.min(sample.size, kept.sample.size);
+      if (smaller > 0 && shared[i]! >= ALIKE_SHARE * smaller) return kept.entry;
     }
     return undefined;
   }
@@ -99,16 +104,25 @@ export function chunkCopy({ chunk, alike }: FoldedChunk): ChunkCopy {
 /** HTML's tags and entities, roff's font escapes and requests, or a word (group 1). */
 const MARKUP_OR_WORD = /<[^>]*>|&#?\w+;|\\f(?:\(..|\[[^\]]*\]|.)|^\.[A-Za-z]+|([A-Za-z0-9]+)/gm;
 
+interface Fingerprint {
+  /** The sample (`SAMPLE_EVERY`) of the text's runs of three words, hashed. */
+  sample: Set<number>;
+  /** Whether the text has `MIN_TRIPLES` triples, enough to compare with any other. */
+  long: boolean;
+  /** The chunk's own heading, the last of its title's. */
+  section: string;
+  language: string;
+}
+
 /**
- * The sample (`SAMPLE_EVERY`) of the text's runs of three words, hashed, with markup left out so
- * that a page and its renderings read alike; undefined for a text of fewer than `MIN_TRIPLES`.
+ * A prose chunk's triples, with markup left out so that a page and its renderings read alike.
  * Words are ASCII letters and digits, case aside: a text in another script has no triples, and is
  * folded only where it is the same text.
  */
-function sampledTriples(text: string): Set<number> | undefined {
+function fingerprintOf(chunk: StoredChunk): Fingerprint {
   const sample = new Set<number>();
   let [first, second, words] = [0, 0, 0];
-  for (const match of text.matchAll(MARKUP_OR_WORD)) {
+  for (const match of chunk.text.matchAll(MARKUP_OR_WORD)) {
     if (match[1] === undefined) continue;
     const third = wordHash(match[1]);
     if (++words >= 3) {
@@ -117,7 +131,8 @@ function sampledTriples(text: string): Set<number> | undefined {
     }
     [first, second] = [second, third];
   }
-  return words - 2 >= MIN_TRIPLES ? sample : undefined;
+  const heading = chunk.title.lastIndexOf(' > ');
+  return { sample, long: words - 2 >= MIN_TRIPLES, section: heading < 0 ? chunk.title : chunk.title.slice(heading + 3), language: chunk.language };
 }
 
 /** FNV-1a over the word's characters, letters lower-cased. */
