@@ -111,6 +111,7 @@ interface Fingerprint {
   long: boolean;
   /** The chunk's own heading, the last of its title's. */
   section: string;
+  /** The chunk's file's language: a short section folds only into its rendering in another. */
   language: string;
 }
 
