@@ -51,7 +51,7 @@ test('an HTML page is chunked at its headings and titled by their text, its <h1>
   assert.ok(chunks.every((c) => c.kind === 'prose'));
 });
 
-test('an HTML table of contents is not indexed, and a heading in a script or a <pre> is no heading', async () => {
+test('an HTML table of contents is not indexed, a heading in a script is no heading, and a <pre> is not cut', async () => {
   const { chunks } = await chunker.chunk('npx.html', PAGE);
   assert.ok(!chunks.some((c) => c.text.includes('href="#synopsis"') || c.title.includes('Table of contents')), 'the list of links is left out');
   assert.ok(!chunks.some((c) => c.title.includes('not a heading')));
