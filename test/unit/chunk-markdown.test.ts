@@ -130,6 +130,55 @@ test('a fence smaller than the cap is never cut, even when the section around it
   assert.ok(chunks.some((c) => c.text === fence));
 });
 
+// The shape of npm's command pages and of a package README: a title with badges, a tagline and
+// links mostly, a table of contents, sections, and a "See also" list of links to other pages.
+const PAGE_WITH_NAVIGATION = `# fastq
+
+[![ci](https://github.com/mcollina/fastq/workflows/ci/badge.svg)](https://github.com/mcollina/fastq/actions)
+[![npm version](https://badge.fury.io/js/fastq.svg)](https://badge.fury.io/js/fastq)
+[![Dependency Status](https://david-dm.org/mcollina/fastq/status.svg)](https://david-dm.org/mcollina/fastq)
+
+Fast, in memory work queue.
+[Installing fastq](#install) · [Using fastq with promises](#usage-promises) · [The API of fastq](#api)
+· [Benchmarks against other queues](./bench.md) · [Contributing guide](#contributing)
+
+## Table of Contents
+
+* [Install](#install)
+* [Usage (promises)](#usage-promises)
+* <a href="#api">API</a>
+
+## Install
+
+Run \`npm i fastq\`. See [the API](#api) and [the benchmarks](./bench.md).
+
+## API
+
+Call \`fastq(worker, concurrency)\` to make a queue; \`push\` adds a task.
+
+### See Also
+
+* [npm install](/commands/npm-install)
+* [npm ci](/commands/npm-ci)
+* [package-lock.json](/configuring-npm/package-lock-json)
+
+[npm install]: /commands/npm-install
+`;
+
+test('a table of contents and a "See also" list of links are not indexed; a README\'s title with its badges is', async () => {
+  const { chunks } = await chunker.chunk('README.md', PAGE_WITH_NAVIGATION);
+  assert.deepEqual(
+    chunks.map((c) => [c.title, c.startLine, c.endLine]),
+    [
+      ['fastq', 1, 9],
+      ['fastq > Install', 17, 19],
+      ['fastq > API', 21, 23],
+    ],
+  );
+  assert.ok(chunks[0]!.text.includes('Fast, in memory work queue.'), 'the title section keeps its tagline among the badges');
+  assert.ok(!chunks.some((c) => c.text.includes('* [Usage (promises)](#usage-promises)') || c.text.includes('/commands/npm-ci')));
+});
+
 test('.mdx files are chunked as markdown', async () => {
   const { language, chunks } = await chunker.chunk('page.mdx', "import X from './x';\n\n# Title\n\n<X />\n");
   assert.equal(language, 'mdx');
@@ -139,14 +188,16 @@ test('.mdx files are chunked as markdown', async () => {
   );
 });
 
-test('a line of a megabyte is never a heading, nor the text of one, and a file holding such lines is chunked at once', () => {
+test('a line of a megabyte is never a heading, nor the text of one, and a file holding such lines, or lines of brackets, is chunked at once', () => {
   // The expressions that read headings take time growing faster than the square of a line's
   // length: a `# ` line of 64 K characters, most of them spaces, took 9 s, one of a megabyte hours.
   // A child process, so that a stall fails the test instead of stalling the suite.
   const script = [
     `import { createChunker } from ${srcModule('core/chunk/index.ts')};`,
     'const chunker = await createChunker({ chunkMaxBytes: 4096 });',
-    "const text = ['# a' + ' '.repeat(1_000_000) + 'x', '', '# Usage', '', 'Search things.', '', '*a '.repeat(300_000), '==='].join('\\n');",
+    // Lines of brackets that open no link: each once scanned to the line's end for its close.
+    "const brackets = ['['.repeat(300_000), '<a '.repeat(100_000), '[x]('.repeat(100_000)];",
+    "const text = ['# a' + ' '.repeat(1_000_000) + 'x', '', '# Usage', '', 'Search things.', '', ...brackets, '', '*a '.repeat(300_000), '==='].join('\\n');",
     "const { chunks } = await chunker.chunk('notes.md', text);",
     // Long sections are cut into parts (`Usage (part 2)`): one title each.
     "process.stdout.write(JSON.stringify([...new Set(chunks.map((c) => c.title.replace(/ \\(part \\d+\\)$/, '')))]));",

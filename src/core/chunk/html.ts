@@ -16,29 +16,16 @@
 import { Parser } from 'htmlparser2';
 import type { ChunkDraft } from '../types.ts';
 import { shortLabel, type SourceLines } from './lines.ts';
-import { chunkSections, type Block, type Heading } from './sections.ts';
+import { chunkSections, isNavigation, visibleChars, type Block, type Heading, type SectionText } from './sections.ts';
 
 const HEADING_TAG = /^h([1-6])$/;
 /** Elements whose text a reader never sees as the page's words. */
 const UNSEEN = new Set(['script', 'style', 'template', 'noscript']);
-/**
- * A section is a list of links when at least this share of the visible characters below its heading
- * are link text, over at least LINK_LIST_MIN_LINKS links.
- */
-const LINK_LIST_SHARE = 0.8;
-/** Fewer links than this are a pointer in a sentence or two, not navigation. */
-const LINK_LIST_MIN_LINKS = 3;
 
 export function chunkHtml(src: SourceLines, text: string, maxBytes: number): ChunkDraft[] {
   const { headings, pres, preambleText } = scan(src, text);
   // Tags alone above the first heading (`<html><body>`) would be a chunk found by its file name only.
   return chunkSections(src, headings, pres, maxBytes, preambleText);
-}
-
-interface SectionText {
-  chars: number;
-  linkChars: number;
-  links: number;
 }
 
 function scan(src: SourceLines, text: string): { headings: Heading[]; pres: Block[]; preambleText: boolean } {
@@ -56,7 +43,7 @@ function scan(src: SourceLines, text: string): { headings: Heading[]; pres: Bloc
   // The heading before a new one learns whether its section was a list of links.
   const endSection = (): void => {
     const last = headings[headings.length - 1];
-    if (last && section.links >= LINK_LIST_MIN_LINKS && section.linkChars >= LINK_LIST_SHARE * section.chars) last.navigation = true;
+    if (last && isNavigation(section)) last.navigation = true;
     section = { chars: 0, linkChars: 0, links: 0 };
   };
   const closeHeading = (): void => {
@@ -89,7 +76,7 @@ function scan(src: SourceLines, text: string): { headings: Heading[]; pres: Bloc
           open.text += data;
           return;
         }
-        const chars = data.replace(/\s+/g, '').length;
+        const chars = visibleChars(data);
         section.chars += chars;
         if (linkDepth > 0) section.linkChars += chars;
       },

@@ -39,14 +39,16 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    is neither a heading nor a heading's text. Windowed code: a chunk is titled by the definition
  *    it opens or continues (`SYM_FUNC_START(__memcpy)`), not by its first line (a licence header).
  *    HTML: split at headings and titled by them, tables of contents left out.
+ * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
+ *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   javascript: 1,
   typescript: 1,
   tsx: 1,
-  markdown: 1,
-  mdx: 1,
-  html: 1,
+  markdown: 2,
+  mdx: 2,
+  html: 2,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 

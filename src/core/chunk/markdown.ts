@@ -1,10 +1,12 @@
 // Markdown's headings (ATX and setext) and fences, for sections.ts to split at. Fenced code is
 // opaque: `# comment` inside a fence is code, not a heading, and a fence is never cut unless it
-// alone is over the byte cap.
+// alone is over the byte cap. A section that is a list of links (a table of contents, a "See
+// also" list) is navigation and left out, as it is in HTML: a page's Markdown source and its
+// rendering are indexed alike.
 
 import type { ChunkDraft } from '../types.ts';
 import { isBlank, type SourceLines } from './lines.ts';
-import { chunkSections, type Block, type Heading } from './sections.ts';
+import { chunkSections, isNavigation, visibleChars, type Block, type Heading, type SectionText } from './sections.ts';
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 /**
@@ -18,10 +20,48 @@ const FENCE = /^\s*(?:(`{3,})[^`]*|(~{3,}).*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 /** Lines that cannot be the text of a setext heading: list items, quotes, tables, HTML. */
 const NOT_SETEXT_TEXT = /^\s*(?:[-*+]\s|\d+[.)]\s|>|\||<)/;
+// The link expressions stop at the next bracket that could open another link, and bound every run
+// they scan: each `[` scanning to the end of its line for a `]`, a line of 60,000 took 7 s.
+/** An image is no text a reader reads, alone or as a badge inside a link (`[![build](svg)](ci)`). */
+const IMAGE = /!\[[^\][]{0,200}\](?:\([^()\s]{0,500}(?:\s+"[^"]{0,200}")?\)|\[[^\][]{0,200}\])/g;
+/** A link reference definition (`[npm-ci]: ../commands/npm-ci.md`) is never shown. */
+const LINK_DEFINITION = /^ {0,3}\[[^\][]{1,200}\]:\s*\S/;
+/** Inline and reference links (their text is group 1 or 2), autolinks, bare URLs and HTML anchors (group 3). */
+const LINK =
+  /\[([^\][]{0,200})\]\([^()\s]{0,500}(?:\s+"[^"]{0,200}")?\)|\[([^\][]{1,200})\]\[[^\][]{0,200}\]|<(?:https?|mailto):[^<>\s]{1,500}>|https?:\/\/\S+|<a\b[^<>]{0,500}>((?:[^<]|<(?!\/?a\b)){0,200})<\/a>/gi;
 
 export function chunkMarkdown(src: SourceLines, maxBytes: number): ChunkDraft[] {
   const { headings, fences } = scan(src);
+  markNavigation(src.lines, headings, fences);
   return chunkSections(src, headings, fences, maxBytes);
+}
+
+/** Flags each heading whose section, up to the next heading, is a list of links. */
+function markNavigation(lines: readonly string[], headings: Heading[], fences: readonly Block[]): void {
+  const inFence = new Array<boolean>(lines.length).fill(false);
+  for (const fence of fences) inFence.fill(true, fence.start, fence.end + 1);
+  headings.forEach((heading, h) => {
+    const end = (headings[h + 1]?.line ?? lines.length) - 1;
+    const section: SectionText = { chars: 0, linkChars: 0, links: 0 };
+    // The heading's own line (and a setext underline, which holds no letters) counts for nothing.
+    for (let i = heading.line + 1; i <= end; i++) {
+      const line = lines[i] as string;
+      if (inFence[i]) section.chars += visibleChars(line);
+      else if (!LINK_DEFINITION.test(line)) countLinks(line, section);
+    }
+    if (isNavigation(section)) heading.navigation = true;
+  });
+}
+
+function countLinks(line: string, section: SectionText): void {
+  const rest = line.replace(IMAGE, '').replace(LINK, (link, inline?: string, reference?: string, anchor?: string) => {
+    const chars = visibleChars(inline ?? reference ?? anchor ?? link);
+    section.links++;
+    section.linkChars += chars;
+    section.chars += chars;
+    return ' ';
+  });
+  section.chars += visibleChars(rest);
 }
 
 function scan(src: SourceLines): { headings: Heading[]; fences: Block[] } {

@@ -18,6 +18,35 @@ export interface Heading {
   pageTitle?: boolean;
 }
 
+/**
+ * A section is a list of links (a table of contents, a "See also" list) when at least this share
+ * of its visible characters are link text, over at least LINK_LIST_MIN_LINKS links.
+ */
+const LINK_LIST_SHARE = 0.8;
+/** Fewer links than this are a pointer in a sentence or two, not navigation. */
+const LINK_LIST_MIN_LINKS = 3;
+const VISIBLE_CHAR = /[\p{L}\p{N}]/gu;
+
+/** What a section's body says, as its format reads it: its letters and digits, and those of its links. */
+export interface SectionText {
+  chars: number;
+  linkChars: number;
+  links: number;
+}
+
+/** Letters and digits: what a reader reads, whatever the markup or punctuation around them. */
+export function visibleChars(text: string): number {
+  return text.match(VISIBLE_CHAR)?.length ?? 0;
+}
+
+/**
+ * Navigation names the other sections or pages, so it matches any question about them and
+ * answers none: it is not indexed.
+ */
+export function isNavigation(section: SectionText): boolean {
+  return section.links >= LINK_LIST_MIN_LINKS && section.linkChars >= LINK_LIST_SHARE * section.chars;
+}
+
 /** Lines start..end, 0-based, inclusive. */
 export interface Block {
   start: number;
@@ -35,8 +64,10 @@ export function chunkSections(src: SourceLines, headings: readonly Heading[], op
   if (withPreamble) emitSection(out, src, 0, firstHeading - 1, src.fileName, opaque, maxBytes);
   headings.forEach((heading, i) => {
     while (path.length > 0 && (path[path.length - 1] as Heading).level >= heading.level) path.pop();
-    // A table of contents is no part of the document its later sections are titled under.
-    if (heading.navigation) return;
+    // A table of contents is no part of the document its later sections are titled under. The
+    // first heading opens the document, and its section is the introduction (a README's name,
+    // tagline and badges), kept however many links it holds.
+    if (heading.navigation && i > 0) return;
     const title = [...path, heading].map((h) => h.text).join(' > ');
     if (!heading.pageTitle) path.push(heading);
     const end = (headings[i + 1]?.line ?? src.lines.length) - 1;
