@@ -495,6 +495,36 @@ test('a short section and its HTML rendering are one result; a short section of 
   assert.match(agent, /^\[\d+\] \d+-\d+ Lifecycle order > npm ci · chunk \d+\n\(much the same text in 1 more place\)$/m, agent);
 });
 
+test('one module built twice (CommonJS and ESM) is one result; the same function in a module of another name is not folded', () => {
+  const root = tempDir('fused-builds-');
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  const body = [
+    '  if (a.length < b.length) {',
+    '    const swapped = b;',
+    '    b = a;',
+    '    a = swapped;',
+    '  }',
+    '  if (b.length === 0) return a.length;',
+    '  // Myers bit-parallel edit distance for strings up to one machine word long.',
+    '  if (a.length <= 32) return myersWord(a, b);',
+    '  return myersBlocks(a, b);',
+  ].join('\n');
+  write('dist/commonjs/mod.js', `var levenshteinDistance = function (a, b) {\n${body}\n};\nexports.levenshteinDistance = levenshteinDistance;\n`);
+  write('dist/esm/mod.js', `const levenshteinDistance = (a, b) => {\n${body}\n};\nexport { levenshteinDistance };\n`);
+  write('src/spelling.js', `export function levenshteinDistance(a, b) {\n${body}\n}\n`);
+  const db = path.join(root, 'index.db');
+  execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
+
+  const agent = execFileSync(process.execPath, [CLI, 'search', 'levenshtein distance myers machine word', '--db', db, '--agent'], { encoding: 'utf8' });
+  const files: string[] = agent.match(/^(?:dist|src)\/\S+$/gm) ?? [];
+  assert.equal(files.filter((file) => file.startsWith('dist/')).length, 1, `one result for the two builds:\n${agent}`);
+  assert.ok(files.includes('src/spelling.js'), `the module of another name is a result of its own:\n${agent}`);
+  assert.match(agent, /^\[\d+\] \d+-\d+ levenshteinDistance · chunk \d+\n\(much the same text in 1 more place\)$/m, agent);
+});
+
 test('the copies line counts against the budget like any header', () => {
   const copies = Array.from({ length: 40 }, (_, i) => ({ chunkId: 500 + i, path: `docs/commands/npm-command-${i}.md`, startLine: 300, endLine: 320 }));
   const results = Array.from({ length: 12 }, (_, i) => ({ ...result(i, 40), copies }));

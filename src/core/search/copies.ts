@@ -1,5 +1,6 @@
 // Copies among the ranked candidates: one result per text, naming the places that repeat it.
 
+import { baseName } from '../chunk/lines.ts';
 import type { StoredChunk } from '../store/store.ts';
 import type { ChunkCopy } from '../types.ts';
 
@@ -16,7 +17,8 @@ export interface FoldedChunk {
  * a man page: asked where `npx` asks before installing, eight of ten results were two pages in
  * three formats. A rendering's chunks start and end elsewhere than its source's, which a share of
  * the smaller chunk allows for: among the results of npm's questions most such pairs shared 0.6–1.0
- * of the smaller chunk's triples, and chunks about other things under 0.15.
+ * of the smaller chunk's triples, and chunks about other things under 0.15. Four functions of npm's
+ * dependencies built as CommonJS and as ESM shared 0.59–0.95 with their other build.
  */
 const ALIKE_SHARE = 0.5;
 /**
@@ -39,9 +41,13 @@ const SAMPLE_EVERY = 4;
  * same order (`ALIKE_SHARE`). npm's docs repeat each config option's section in every command's
  * page: asked about `workspaces`, nine of ten results were the same section in nine pages, and the
  * option's definition was not among them. The exact text is compared as stored: collapsing its
- * whitespace first cost 2 ms a search for 60 chunks of 3.5 KB, keying by it 0.01. Code is compared
- * only exactly: functions of one shape (ESLint's rules' `meta` blocks) share most of their triples
- * and are still different answers.
+ * whitespace first cost 2 ms a search for 60 chunks of 3.5 KB, keying by it 0.01.
+ *
+ * Code folds by its words only as one module built twice: the same symbol in files of the same name
+ * (`fastest-levenshtein/mod.js` and `esm/mod.js`, `dist/commonjs/index.js` and `dist/esm/index.js`),
+ * whose builds differ in their syntax (`var f = function` against `const f = () =>`) and share half
+ * their triples or more. Functions of one shape in different modules (ESLint's rules' `meta` blocks)
+ * share most of their triples and are still different answers.
  */
 export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }> {
   private readonly byText = new Map<string, T>();
@@ -49,23 +55,24 @@ export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }>
   private readonly prose: Array<{ entry: T } & Fingerprint> = [];
   /** For each sampled triple, the kept prose entries (their places in `prose`) that hold it. */
   private readonly heldBy = new Map<number, number[]>();
+  /** The code entries kept, by module and symbol (`moduleSymbol`), fingerprinted once a second one comes. */
+  private readonly code = new Map<string, Array<{ entry: T; fingerprint?: Fingerprint }>>();
 
   /** Adds the entry and returns true, or folds it into the entry holding its text and returns false. */
   add(entry: T): boolean {
     const same = this.byText.get(entry.chunk.text);
     if (same) return this.fold(entry, same, false);
-    const fingerprint = entry.chunk.kind === 'prose' ? fingerprintOf(entry.chunk) : undefined;
-    const alike = fingerprint && this.muchTheSame(fingerprint);
+    if (entry.chunk.kind === 'code') return this.addCode(entry);
+    const fingerprint = fingerprintOf(entry.chunk);
+    const alike = this.muchTheSame(fingerprint);
     if (alike) return this.fold(entry, alike, true);
     this.byText.set(entry.chunk.text, entry);
-    if (fingerprint) {
-      for (const triple of fingerprint.sample) {
-        const holders = this.heldBy.get(triple);
-        if (holders) holders.push(this.prose.length);
-        else this.heldBy.set(triple, [this.prose.length]);
-      }
-      this.prose.push({ entry, ...fingerprint });
+    for (const triple of fingerprint.sample) {
+      const holders = this.heldBy.get(triple);
+      if (holders) holders.push(this.prose.length);
+      else this.heldBy.set(triple, [this.prose.length]);
     }
+    this.prose.push({ entry, ...fingerprint });
     return true;
   }
 
@@ -80,10 +87,27 @@ export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }>
     for (let i = 0; i < shared.length; i++) {
       const kept = this.prose[i]!;
       if (!((long && kept.long) || (section === kept.section && language !== kept.language))) continue;
-      const smaller = Math.min(sample.size, kept.sample.size);
-      if (smaller > 0 && shared[i]! >= ALIKE_SHARE * smaller) return kept.entry;
+      if (alikeShare(sample, kept.sample, shared[i]!)) return kept.entry;
     }
     return undefined;
+  }
+
+  /** Folds a code entry into a build of its module kept before, else keeps it. */
+  private addCode(entry: T): boolean {
+    const key = moduleSymbol(entry.chunk);
+    const builds = this.code.get(key);
+    if (builds) {
+      const fingerprint = fingerprintOf(entry.chunk);
+      for (const build of builds) {
+        build.fingerprint ??= fingerprintOf(build.entry.chunk);
+        if (sharesMost(fingerprint, build.fingerprint)) return this.fold(entry, build.entry, true);
+      }
+      builds.push({ entry, fingerprint });
+    } else {
+      this.code.set(key, [{ entry }]);
+    }
+    this.byText.set(entry.chunk.text, entry);
+    return true;
   }
 
   private fold(entry: T, into: T, alike: boolean): false {
@@ -94,6 +118,25 @@ export class CopyFolder<T extends { chunk: StoredChunk; copies: FoldedChunk[] }>
     }
     return false;
   }
+}
+
+/** Whether `shared` sampled triples are `ALIKE_SHARE` of the smaller of two samples. */
+function alikeShare(a: Set<number>, b: Set<number>, shared: number): boolean {
+  const smaller = Math.min(a.size, b.size);
+  return smaller > 0 && shared >= ALIKE_SHARE * smaller;
+}
+
+/** Whether two long texts share `ALIKE_SHARE` of the smaller one's sampled triples. */
+function sharesMost(a: Fingerprint, b: Fingerprint): boolean {
+  if (!a.long || !b.long) return false;
+  let shared = 0;
+  for (const triple of a.sample) if (b.sample.has(triple)) shared++;
+  return alikeShare(a.sample, b.sample, shared);
+}
+
+/** A code chunk's symbol in its module: the file's name without its extensions (`index.js`, `index.mjs`, `index.d.ts`) and the title. */
+function moduleSymbol(chunk: StoredChunk): string {
+  return `${baseName(chunk.path).replace(/\..*$/, '')}\0${chunk.title}`;
 }
 
 /** Where a folded chunk is, as a result names it. */
@@ -116,7 +159,7 @@ interface Fingerprint {
 }
 
 /**
- * A prose chunk's triples, with markup left out so that a page and its renderings read alike.
+ * A chunk's triples, with markup left out so that a page and its renderings read alike.
  * Words are ASCII letters and digits, case aside: a text in another script has no triples, and is
  * folded only where it is the same text.
  */
