@@ -25,7 +25,7 @@ export interface Heading {
 const LINK_LIST_SHARE = 0.8;
 /** Fewer links than this are a pointer in a sentence or two, not navigation. */
 const LINK_LIST_MIN_LINKS = 3;
-const VISIBLE_CHAR = /[\p{L}\p{N}]/gu;
+const VISIBLE_CHAR = /[\p{L}\p{N}]/u;
 
 /** What a section's body says, as its format reads it: its letters and digits, and those of its links. */
 export interface SectionText {
@@ -36,7 +36,19 @@ export interface SectionText {
 
 /** Letters and digits: what a reader reads, whatever the markup or punctuation around them. */
 export function visibleChars(text: string): number {
-  return text.match(VISIBLE_CHAR)?.length ?? 0;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if (((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) || (code >= 0x30 && code <= 0x39)) count++;
+      continue;
+    }
+    // Past ASCII, a character at a time, a surrogate pair as one.
+    const char = String.fromCodePoint(text.codePointAt(i)!);
+    if (VISIBLE_CHAR.test(char)) count++;
+    i += char.length - 1;
+  }
+  return count;
 }
 
 /**
