@@ -43,6 +43,16 @@ function response(results: SearchResult[], extra: Partial<SearchResponse> = {}):
   return { results, offset: 0, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
 }
 
+/** A new folder, and a writer of files at paths inside it, their folders made as needed. */
+function folderToWrite(prefix: string): { root: string; write: (rel: string, text: string) => void } {
+  const root = tempDir(prefix);
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  return { root, write };
+}
+
 test('the answer never exceeds its byte budget, whatever the budget and the number of results', () => {
   for (const budget of [MIN_AGENT_BUDGET_BYTES, 700, 1000, 2048, DEFAULT_AGENT_BUDGET_BYTES, 20000]) {
     for (const n of [0, 1, 3, 10, 50]) {
@@ -426,11 +436,7 @@ test('a result that stands for copies of its text says where they are, at a term
 });
 
 test('a page published as Markdown, HTML and a man page is one result that accounts for its renderings, and the other answers take the places', () => {
-  const root = tempDir('fused-renderings-');
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
+  const { root, write } = folderToWrite('fused-renderings-');
   const prose = [
     'If any requested packages are not present in the local project dependencies, a prompt is printed',
     'asking whether to install them into a folder of the cache before the command is run. Answer yes',
@@ -470,11 +476,7 @@ test('a page published as Markdown, HTML and a man page is one result that accou
 });
 
 test('a short section and its HTML rendering are one result; a short section of another name is not folded into them', () => {
-  const root = tempDir('fused-short-renderings-');
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
+  const { root, write } = folderToWrite('fused-short-renderings-');
   // Fewer words than the long texts any two chunks are compared by.
   const scripts = ['preinstall', 'install', 'postinstall', 'prepare'];
   write(
@@ -496,11 +498,7 @@ test('a short section and its HTML rendering are one result; a short section of 
 });
 
 test('one module built twice (CommonJS and ESM) is one result; the same function in a module of another name is not folded', () => {
-  const root = tempDir('fused-builds-');
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
+  const { root, write } = folderToWrite('fused-builds-');
   const body = [
     '  if (a.length < b.length) {',
     '    const swapped = b;',
