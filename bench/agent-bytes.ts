@@ -21,7 +21,9 @@
 // lines were printed in the answer's excerpts ("lines"), and the bytes and tokens (o200k_base, through
 // gpt-tokenizer) of the answer vs of the files. Each question is also asked for the results after
 // the first page, as the next page (`offset`) and as a first page twice as long (`limit`), for what
-// each costs and whether the answers the first page missed are there.
+// each costs and whether the answers the first page missed are there; and the page is printed
+// again with the answer moved first, at page sizes of 10, 5, 3 and 1, for what the excerpts and
+// the page's shape cost and print when the ranking is right.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,7 +37,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
 import { numberedLine } from '../src/core/agent-output.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
+import { createMcpServer, searchAnswerText } from '../src/mcp/server.ts';
 import { ESLINT_TESTS, npmTests, packageWithTests } from './lib/with-tests.ts';
 import { linuxTree } from './lib/linux-tree.ts';
 
@@ -524,9 +526,11 @@ interface Totals {
   /** The answers without any file line (their headers, locations and notices), and with only the answer's own lines added. */
   withoutLinesBytes: number;
   answerLinesOnlyBytes: number;
+  /** The first page had the ranking put the answer first (answerFirstPages), by page size. */
+  answerFirst: Record<number, { bytes: number; printed: number }>;
 }
 
-const NO_TOTALS: Totals = {
+const noTotals = (): Totals => ({
   questions: 0,
   searchBytes: 0,
   fileBytes: 0,
@@ -540,7 +544,23 @@ const NO_TOTALS: Totals = {
   locatedNext: 0,
   withoutLinesBytes: 0,
   answerLinesOnlyBytes: 0,
-};
+  answerFirst: {},
+});
+
+function addTotals(into: Totals, t: Totals): void {
+  for (const key of Object.keys(t) as Array<keyof Totals>) {
+    if (key !== 'answerFirst') into[key] += t[key];
+  }
+  for (const [size, page] of Object.entries(t.answerFirst)) {
+    const sum = (into.answerFirst[Number(size)] ??= { bytes: 0, printed: 0 });
+    sum.bytes += page.bytes;
+    sum.printed += page.printed;
+  }
+}
+
+/** How deep the results are searched for the answer to move first, and the page sizes that page is measured at. */
+const ANSWER_FIRST_DEPTH = 50;
+const ANSWER_FIRST_PAGES = [10, 5, 3, 1];
 
 /** The best rank of a result overlapping the answer lines (0: none), and whether those lines were printed. */
 function judge(shown: Printed[], answers: Question['answers']): { rank: number; lines: 'all' | 'part' | 'no' } {
@@ -584,7 +604,7 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
       `  WARNING: the answers were located in ${repo.name} ${repo.locatedIn}, this is ${version}: their lines may have moved, and this row is not comparable\n`,
     );
   }
-  const t: Totals = { ...NO_TOTALS, questions: repo.questions.length };
+  const t: Totals = { ...noTotals(), questions: repo.questions.length };
   for (const [n, q] of repo.questions.entries()) {
     const text = await searchText(client, q.query, extra);
     if (answersDir) fs.writeFileSync(path.join(answersDir, `${repo.name}-${n + 1}.txt`), `${q.question}\n${JSON.stringify(q.answers)}\n\n${text}`);
@@ -606,6 +626,11 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     if (!rank) {
       t.notLocated++;
       if (judge(parseAnswer(nextPage), q.answers).rank) t.locatedNext++;
+    }
+    for (const [size, page] of await answerFirstPages(service, q, pageSize, extra.budget_bytes ?? DEFAULT_AGENT_BUDGET_BYTES)) {
+      const sum = (t.answerFirst[size] ??= { bytes: 0, printed: 0 });
+      sum.bytes += Buffer.byteLength(page);
+      if (judge(parseAnswer(page), q.answers).lines === 'all') sum.printed++;
     }
     t.searchBytes += searchBytes;
     t.fileBytes += fileBytes;
@@ -630,6 +655,29 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
   await server.close();
   await service.close();
   return t;
+}
+
+/**
+ * The first page as the search tool prints it, had the ranking put the answer first: the
+ * best-ranked result holding answer lines among the first ANSWER_FIRST_DEPTH moved to the top, the
+ * others in their order, cut at each of ANSWER_FIRST_PAGES up to `pageSize`. The moved result takes
+ * the first's score, so that it makes up no near tie with the second. What the excerpts and the
+ * page shape cost and print when the ranking is right; the page as ranked when the answer is not
+ * among those results.
+ */
+async function answerFirstPages(service: IndexService, q: Question, pageSize: number, budget: number): Promise<Array<[number, string]>> {
+  const response = await service.keeper.search(q.query, { limit: pageSize });
+  const deep = await service.keeper.search(q.query, { limit: ANSWER_FIRST_DEPTH });
+  const answer = deep.results.find((r) => q.answers.some((a) => a.path === r.path && r.endLine >= a.start && r.startLine <= a.end));
+  const first = response.results[0];
+  const ranked =
+    answer && first
+      ? [{ ...answer, score: first.score }, ...response.results.filter((r) => r.chunkId !== answer.chunkId)].slice(0, pageSize)
+      : response.results;
+  return ANSWER_FIRST_PAGES.filter((size) => size <= pageSize).map((size) => [
+    size,
+    searchAnswerText(service.keeper, q.query, { ...response, results: ranked.slice(0, size) }, budget),
+  ]);
 }
 
 /**
@@ -667,6 +715,16 @@ function totalRow(label: string, t: Totals): string[] {
 function floorRow(label: string, t: Totals): string[] {
   const fewer = (bytes: number) => (t.fileBytes / bytes).toFixed(1);
   return [label, String(t.searchBytes), String(t.withoutLinesBytes), fewer(t.withoutLinesBytes), String(t.answerLinesOnlyBytes), fewer(t.answerLinesOnlyBytes)];
+}
+
+function answerFirstRow(label: string, t: Totals, sizes: number[]): string[] {
+  return [
+    label,
+    ...sizes.flatMap((size) => {
+      const page = t.answerFirst[size]!;
+      return [String(page.bytes), (t.fileBytes / page.bytes).toFixed(1), `${page.printed}/${t.questions}`];
+    }),
+  ];
 }
 
 /** A table of a text column and number columns, aligned. */
@@ -740,11 +798,14 @@ async function main(): Promise<void> {
   process.stdout.write(`limit ${values.limit ?? DEFAULT_SEARCH_OPTIONS.limit}, budget ${values.budget ?? `default (${DEFAULT_AGENT_BUDGET_BYTES})`} bytes\n`);
   const rows: string[][] = [['question', 'answer at', 'search B', 'files B', 'ratio', 'search tok', 'files tok', 'rank', 'lines']];
   const separators = new Set<number>([0]);
-  const all: Totals = { ...NO_TOTALS };
+  const all = noTotals();
   const pages: string[][] = [['repository', 'next page (offset) B', 'twice the page (limit) B', 'not in the first page', 'in the next']];
   const floors: string[][] = [['repository', 'answers B', 'without their lines B', 'fewer', "+ the answer's lines alone B", 'fewer']];
   const totals: string[][] = [];
   const apart: string[][] = [];
+  const pageSize = Number(values.limit ?? DEFAULT_SEARCH_OPTIONS.limit);
+  const answerFirstSizes = ANSWER_FIRST_PAGES.filter((size) => size <= pageSize);
+  const answerFirstRows: string[][] = [['repository', ...answerFirstSizes.flatMap((size) => [`page of ${size} B`, 'fewer', 'in full'])]];
   for (const repo of repos) {
     const root = repo.root();
     if (typeof root !== 'string') {
@@ -755,17 +816,19 @@ async function main(): Promise<void> {
     separators.add(rows.length - 1);
     pages.push([repo.name, String(t.nextPageBytes), String(t.doubledPageBytes), String(t.notLocated), String(t.locatedNext)]);
     floors.push(floorRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t));
+    answerFirstRows.push(answerFirstRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t, answerFirstSizes));
     if (repo.apart) {
       apart.push(totalRow(`${repo.name} (${repo.apart})`, t));
       continue;
     }
     totals.push(totalRow(repo.name, t));
-    for (const key of Object.keys(all) as Array<keyof Totals>) all[key] += t[key];
+    addTotals(all, t);
   }
   rows.push(...totals);
   if (totals.length > 1) {
     rows.push(totalRow('total', all));
     floors.push(floorRow('total', all));
+    answerFirstRows.push(answerFirstRow('total', all, answerFirstSizes));
   }
   rows.push(...apart);
   process.stdout.write('\n');
@@ -782,6 +845,11 @@ async function main(): Promise<void> {
       'what this page of results, locations and notices costs however well its excerpts are chosen (fewer: the files B over it):\n',
   );
   printTable(floors);
+  process.stdout.write(
+    `\nThe answer first: the first page had the ranking put the best-ranked result holding answer lines (among the first ${ANSWER_FIRST_DEPTH}) first,\n` +
+      'at page sizes up to the one asked — what the excerpts and the page cost, and print in full, when the ranking is right:\n',
+  );
+  printTable(answerFirstRows);
   process.stdout.write(
     "\nsearch B / tok: bytes / tokens (o200k_base, gpt-tokenizer) of the search tool's answer; files B / tok: of the smallest file holding the answer; ratio = files B / search B.\n" +
       "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",

@@ -22,13 +22,31 @@ import {
   MIN_AGENT_BUDGET_BYTES,
   filtersFor,
 } from '../core/options.ts';
+import type { IndexKeeper } from '../core/index-keeper.ts';
 import { linesWithin, readRange, textLines } from '../core/read-range.ts';
 import { agentText, NOTICE_MAX_BYTES, redactedText, redactForAgent, redactionNotice, redactResults } from '../core/redact.ts';
+import type { SearchResponse } from '../core/types.ts';
 import { IndexService, isDirectory, relativeToRoot, type IndexServiceOptions } from './index-service.ts';
 
 export interface McpServerOptions extends IndexServiceOptions {
   /** Default byte budget of a search answer (DEFAULT_AGENT_BUDGET_BYTES). */
   budgetBytes?: number;
+}
+
+/**
+ * The search tool's text for a search's response: secrets redacted from what the formatter is
+ * given, and once more from what it made, within `budgetBytes`.
+ */
+export function searchAnswerText(keeper: IndexKeeper, query: string, response: SearchResponse, budgetBytes: number, explain = false): string {
+  return agentText(
+    budgetBytes,
+    (budget) =>
+      formatForAgent(
+        query,
+        { ...response, results: redactResults(response.results, (result) => keeper.chunk(result.chunkId)?.text) },
+        { budgetBytes: budget, chunkText: (id) => redactedText(keeper.chunk(id)?.text), explain },
+      ).text,
+  ).text;
 }
 
 export function createMcpServer(service: IndexService, options: { budgetBytes?: number } = {}): McpServer {
@@ -56,17 +74,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
     },
     async ({ query, limit, offset, path: globs, kind, explain, budget_bytes }) => {
       const response = await service.keeper.search(query, { ...(limit ? { limit } : {}), ...(offset ? { offset } : {}), filters: filtersFor(globs, kind) });
-      // Secrets are redacted from what the formatter is given, and once more from what it made.
-      const answer = agentText(
-        budget_bytes ?? defaultBudget,
-        (budgetBytes) =>
-          formatForAgent(
-            query,
-            { ...response, results: redactResults(response.results, (result) => service.keeper.chunk(result.chunkId)?.text) },
-            { budgetBytes, chunkText: (id) => redactedText(service.keeper.chunk(id)?.text), explain: explain ?? false },
-          ).text,
-      );
-      return text(answer.text);
+      return text(searchAnswerText(service.keeper, query, response, budget_bytes ?? defaultBudget, explain ?? false));
     },
   );
 
