@@ -95,6 +95,17 @@ const MAX_PASSAGE_LINES = 24;
 /** Ranks allowed fewer lines than this (the third on) print their best lines, never a passage. */
 const MIN_PASSAGE_ALLOWANCE = LINES_BY_RANK[1]!;
 /**
+ * A `case` label (C, JavaScript, Java, Go, PHP, Python's `match`), the label in group 2; `::` is
+ * C++'s scope, not the colon. The first two results print a case whose label names the query
+ * whole, up to MAX_CASE_LINES (labelledCase). On the 40 questions of bench/agent-bytes.ts it
+ * printed ESLint's reading of `/* global *\/` comments in full (29 lines, second result) for 0.35%
+ * more bytes; held out, the kernel's and Python's answers did not change.
+ */
+const CASE_LINE = /^(\s*)case\s+(.+?)\s*:(?!:)/;
+const DEFAULT_LINE = /^\s*default\s*:/;
+/** The first result's allowance: a longer case would not be printed whole by any result. */
+const MAX_CASE_LINES = LINES_BY_RANK[0]!;
+/**
  * A line that assigns a plain name, with its declaration's words before it: `const match = …`,
  * `opts = opts || {}`, `struct task_struct *t = p;`, `err |= check()`; the name is group 1.
  */
@@ -358,9 +369,10 @@ function printedCount(shown: ShownResult): number {
 
 /**
  * Which of the chunk's lines to print within `maxLines` and `budget` bytes: the statement that
- * holds more query words than any line (a passage, even past `maxLines`), the signature, then the
- * statements (or the lines) around the lines that hold the most query words, best first, merged
- * where they touch; the whole chunk instead when that costs at most WHOLE_CHUNK_SLACK_BYTES more.
+ * holds more query words than any line (a passage, even past `maxLines`), the switch case whose
+ * label names the query (also past `maxLines`), the signature, then the statements (or the lines)
+ * around the lines that hold the most query words, best first, merged where they touch; the whole
+ * chunk instead when that costs at most WHOLE_CHUNK_SLACK_BYTES more.
  */
 function pickLines(text: string, result: SearchResult, terms: string[], maxLines: number, budget: number): { text: string; runs: Array<[number, number]> } {
   const lines = text.replace(/\n$/, '').split('\n');
@@ -387,14 +399,17 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
     .map((score, i) => ({ score, i }))
     .filter((h) => h.score > 0 && h.score >= best * HIT_SHARE)
     .sort((a, b) => b.score - a.score || a.i - b.i);
-  // A passage first when the query's words are spread over the lines of one statement: each of
-  // its lines holds less than the best line, and the best line, printed alone, would be beside
-  // the point. Then the best line, so that even a tight budget prints what matched, with the
-  // lines that finish its expression even past a one-line allowance (`const tooManyWarnings =`
-  // says nothing alone); then the signature that says where it is, then the other matches in order
-  // of strength, each with its statement when that is short and fits, else with the context around it.
+  // A passage first when the query's words are spread over the lines of one statement: each of its
+  // lines holds less than the best line, and the best line, printed alone, would be beside the
+  // point. A switch case labelled with a query word is the branch that handles it, whatever words
+  // its body holds. Then the best line, so that even a tight budget prints what matched, with the
+  // lines that finish its expression even past a one-line allowance (`const tooManyWarnings =` says
+  // nothing alone); then the signature that says where it is, then the other matches in order of
+  // strength, each with its statement when that is short and fits, else with the context around it.
   const passage = result.kind === 'code' && maxLines >= MIN_PASSAGE_ALLOWANCE ? densestPassage(lines, scores, terms) : undefined;
   if (passage && passage.score > best) tryAdd(passage.lines, Math.max(maxLines, passage.lines.length));
+  const branch = result.kind === 'code' && maxLines >= MIN_PASSAGE_ALLOWANCE ? labelledCase(lines, terms) : undefined;
+  if (branch) tryAdd(branch, Math.max(maxLines, chosen.size + branch.length));
   if (hits.length > 0) {
     const best = hits[0]!.i;
     const rest = result.kind === 'code' ? continuation(lines, best) : [];
@@ -540,6 +555,45 @@ function densestPassage(lines: readonly string[], scores: readonly number[], ter
     if (!best || weight > best.score || (weight === best.score && passage.length < best.lines.length)) best = { lines: passage, score: weight };
   }
   return best;
+}
+
+/**
+ * The switch case whose labels hold the most of the query's words (`case "global":` asked about
+ * global comments), from its labels to the line before the next case or the switch's end: the
+ * branch that handles what was asked, whole, however few of the query's words its body holds.
+ * Undefined when no label holds a query word, or the case is over MAX_CASE_LINES.
+ */
+function labelledCase(lines: readonly string[], terms: string[]): number[] | undefined {
+  const caseAt = (i: number, indent: string): boolean => CASE_LINE.exec(lines[i] ?? '')?.[1] === indent;
+  let best: { at: number; indent: string; score: number } | undefined;
+  for (const [at, line] of lines.entries()) {
+    const label = CASE_LINE.exec(line);
+    const score = label ? lineScore(label[2]!, terms) : 0;
+    if (score > (best?.score ?? 0)) best = { at, indent: label![1]!, score };
+  }
+  if (!best) return undefined;
+  // Labels stacked on one body (`case "globals":` over `case "global":`) are one case.
+  let start = best.at;
+  while (caseAt(start - 1, best.indent)) start--;
+  let end = best.at;
+  while (caseAt(end + 1, best.indent)) end++;
+  const opensBlock = OPENS_BLOCK.test(lines[end]!);
+  for (let i = end + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    const indent = /^\s*/.exec(line)![0].length;
+    if (indent < best.indent.length) break;
+    if (indent === best.indent.length) {
+      if (CASE_LINE.test(line) || DEFAULT_LINE.test(line)) break;
+      if (CLOSER_LINE.test(line)) {
+        // A braced case (`case "eslint": {`) ends with its own brace; otherwise the brace is the switch's.
+        if (opensBlock) end = i;
+        break;
+      }
+    }
+    end = i;
+  }
+  return end - start + 1 <= MAX_CASE_LINES ? Array.from({ length: end - start + 1 }, (_, k) => start + k) : undefined;
 }
 
 /**

@@ -595,3 +595,37 @@ test('a passage comes with the one-line assignments right above it of the names 
   assert.ok(run, `the assignments of match and opts open the passage's run: ${JSON.stringify(out.shown[0]!.printed)}`);
   assert.ok(run[0] > at('  const digest = hash(data)'), 'digest is not what the head tests');
 });
+
+test('a switch case whose label names the query is printed whole, past a second result’s lines; stacked labels, a braced case and the switch’s end bound it', () => {
+  // ESLint's applyInlineConfig: the body of `case "globals": case "global":` is 29 lines, few of which say `global`.
+  const lines = ['applyInlineConfig() {', '  const inlineGlobals = {};', '  for (const comment of comments) {', '    switch (label) {'];
+  lines.push('      case "exported":', '        exportAll(value);', '        break;', '');
+  lines.push('      case "globals":', '      case "global":');
+  for (let i = 0; i < 16; i++) lines.push(`        step${i}(value); // ordinary work ${i}`);
+  lines.push('        inlineGlobals[id] = value;', '        break;', '');
+  // Longer than a passage, so only the case's own bounds print its brace.
+  lines.push('      case "eslint": {', '        configs.push(parseJSON(value));');
+  for (let i = 0; i < 24; i++) lines.push(`        parsed${i}(value); // ordinary work ${i}`);
+  lines.push('        break;', '      }');
+  lines.push('    }', '  }');
+  // Too long to be printed whole even by the first result.
+  for (let i = 0; i < 40; i++) lines.push(`  finish${i}(configs); // ordinary work ${i}`);
+  lines.push('  return inlineGlobals;', '}');
+  // The chunk starts at file line 10: its line i is file line 10 + i.
+  const at = (text: string, from = 0) => lines.indexOf(text, from) + 10;
+  const printed = (query: string, rank: number) => {
+    const results = Array.from({ length: rank }, (_, i) => ({ ...result(i, lines.length), score: 1 / (2 * i + 1) }));
+    return formatForAgent(query, response(results), { chunkText: () => lines.join('\n') }).shown[rank - 1]!.printed;
+  };
+  const covers = (runs: Array<[number, number]>, from: number, to: number) => runs.some(([a, b]) => a <= from && b >= to);
+  const globals = [at('      case "globals":'), at('        break;', lines.indexOf('      case "globals":'))] as const;
+  assert.ok(globals[1] - globals[0] + 1 > 12, 'longer than a second result’s twelve lines');
+  assert.ok(covers(printed('inline global comments', 1), ...globals), 'the first result prints it');
+  const second = printed('inline global comments', 2);
+  assert.ok(covers(second, ...globals), `so does the second, past its twelve lines: ${JSON.stringify(second)}`);
+  for (const other of ['      case "exported":', '      case "eslint": {']) assert.ok(!covers(second, at(other), at(other)), `and not ${other.trim()}`);
+  assert.ok(!covers(printed('inline global comments', 3), ...globals), 'the third result prints its best line only');
+  const braced = printed('eslint config', 2);
+  assert.ok(covers(braced, at('      case "eslint": {'), at('      }')), `a braced case ends with its own brace: ${JSON.stringify(braced)}`);
+  assert.ok(!covers(braced, at('    }'), at('    }')), 'not with the switch’s');
+});
