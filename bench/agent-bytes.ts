@@ -558,9 +558,13 @@ function addTotals(into: Totals, t: Totals): void {
   }
 }
 
-/** How deep the results are searched for the answer to move first, and the page sizes that page is measured at. */
+/** How deep the results are searched for the answer to move first. */
 const ANSWER_FIRST_DEPTH = 50;
-const ANSWER_FIRST_PAGES = [10, 5, 3, 1];
+
+/** The page sizes the answer-first page is measured at: the one asked, and those of 5, 3 and 1 below it. */
+function answerFirstSizes(pageSize: number): number[] {
+  return [pageSize, ...[5, 3, 1].filter((size) => size < pageSize)];
+}
 
 /** The best rank of a result overlapping the answer lines (0: none), and whether those lines were printed. */
 function judge(shown: Printed[], answers: Question['answers']): { rank: number; lines: 'all' | 'part' | 'no' } {
@@ -660,10 +664,9 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
 /**
  * The first page as the search tool prints it, had the ranking put the answer first: the
  * best-ranked result holding answer lines among the first ANSWER_FIRST_DEPTH moved to the top, the
- * others in their order, cut at each of ANSWER_FIRST_PAGES up to `pageSize`. The moved result takes
- * the first's score, so that it makes up no near tie with the second. What the excerpts and the
- * page shape cost and print when the ranking is right; the page as ranked when the answer is not
- * among those results.
+ * others in their order, cut at each of answerFirstSizes. The moved result takes the first's score,
+ * so that it makes up no near tie with the second. What the excerpts and the page shape cost and
+ * print when the ranking is right; the page as ranked when the answer is not among those results.
  */
 async function answerFirstPages(service: IndexService, q: Question, pageSize: number, budget: number): Promise<Array<[number, string]>> {
   const response = await service.keeper.search(q.query, { limit: pageSize });
@@ -674,10 +677,7 @@ async function answerFirstPages(service: IndexService, q: Question, pageSize: nu
     answer && first
       ? [{ ...answer, score: first.score }, ...response.results.filter((r) => r.chunkId !== answer.chunkId)].slice(0, pageSize)
       : response.results;
-  return ANSWER_FIRST_PAGES.filter((size) => size <= pageSize).map((size) => [
-    size,
-    searchAnswerText(service.keeper, q.query, { ...response, results: ranked.slice(0, size) }, budget),
-  ]);
+  return answerFirstSizes(pageSize).map((size) => [size, searchAnswerText(service.keeper, q.query, { ...response, results: ranked.slice(0, size) }, budget)]);
 }
 
 /**
@@ -804,8 +804,7 @@ async function main(): Promise<void> {
   const totals: string[][] = [];
   const apart: string[][] = [];
   const pageSize = Number(values.limit ?? DEFAULT_SEARCH_OPTIONS.limit);
-  const answerFirstSizes = ANSWER_FIRST_PAGES.filter((size) => size <= pageSize);
-  const answerFirstRows: string[][] = [['repository', ...answerFirstSizes.flatMap((size) => [`page of ${size} B`, 'fewer', 'in full'])]];
+  const answerFirstRows: string[][] = [['repository', ...answerFirstSizes(pageSize).flatMap((size) => [`page of ${size} B`, 'fewer', 'in full'])]];
   for (const repo of repos) {
     const root = repo.root();
     if (typeof root !== 'string') {
@@ -816,7 +815,7 @@ async function main(): Promise<void> {
     separators.add(rows.length - 1);
     pages.push([repo.name, String(t.nextPageBytes), String(t.doubledPageBytes), String(t.notLocated), String(t.locatedNext)]);
     floors.push(floorRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t));
-    answerFirstRows.push(answerFirstRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t, answerFirstSizes));
+    answerFirstRows.push(answerFirstRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t, answerFirstSizes(pageSize)));
     if (repo.apart) {
       apart.push(totalRow(`${repo.name} (${repo.apart})`, t));
       continue;
@@ -828,7 +827,7 @@ async function main(): Promise<void> {
   if (totals.length > 1) {
     rows.push(totalRow('total', all));
     floors.push(floorRow('total', all));
-    answerFirstRows.push(answerFirstRow('total', all, answerFirstSizes));
+    answerFirstRows.push(answerFirstRow('total', all, answerFirstSizes(pageSize)));
   }
   rows.push(...apart);
   process.stdout.write('\n');
