@@ -103,7 +103,7 @@ const MIN_PASSAGE_ALLOWANCE = LINES_BY_RANK[1]!;
  */
 const CASE_LINE = /^(\s*)case\s+(.+?)\s*:(?!:)/;
 const DEFAULT_LINE = /^\s*default\s*:/;
-/** The first result's allowance: a longer case would not be printed whole by any result. */
+/** A case is printed whole up to the first result's allowance of lines; a longer one is left to the lines its words pick. */
 const MAX_CASE_LINES = LINES_BY_RANK[0]!;
 /**
  * A line that assigns a plain name, with its declaration's words before it: `const match = …`,
