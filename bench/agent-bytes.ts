@@ -804,7 +804,8 @@ async function main(): Promise<void> {
   const totals: string[][] = [];
   const apart: string[][] = [];
   const pageSize = Number(values.limit ?? DEFAULT_SEARCH_OPTIONS.limit);
-  const answerFirstRows: string[][] = [['repository', ...answerFirstSizes(pageSize).flatMap((size) => [`page of ${size} B`, 'fewer', 'in full'])]];
+  const firstSizes = answerFirstSizes(pageSize);
+  const answerFirstRows: string[][] = [['repository', ...firstSizes.flatMap((size) => [`page of ${size} B`, 'fewer', 'in full'])]];
   for (const repo of repos) {
     const root = repo.root();
     if (typeof root !== 'string') {
@@ -814,10 +815,11 @@ async function main(): Promise<void> {
     const t = await measure(repo, root, extra, rows, values.answers);
     separators.add(rows.length - 1);
     pages.push([repo.name, String(t.nextPageBytes), String(t.doubledPageBytes), String(t.notLocated), String(t.locatedNext)]);
-    floors.push(floorRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t));
-    answerFirstRows.push(answerFirstRow(repo.apart ? `${repo.name} (${repo.apart})` : repo.name, t, answerFirstSizes(pageSize)));
+    const label = repo.apart ? `${repo.name} (${repo.apart})` : repo.name;
+    floors.push(floorRow(label, t));
+    answerFirstRows.push(answerFirstRow(label, t, firstSizes));
     if (repo.apart) {
-      apart.push(totalRow(`${repo.name} (${repo.apart})`, t));
+      apart.push(totalRow(label, t));
       continue;
     }
     totals.push(totalRow(repo.name, t));
@@ -827,7 +829,7 @@ async function main(): Promise<void> {
   if (totals.length > 1) {
     rows.push(totalRow('total', all));
     floors.push(floorRow('total', all));
-    answerFirstRows.push(answerFirstRow('total', all, answerFirstSizes(pageSize)));
+    answerFirstRows.push(answerFirstRow('total', all, firstSizes));
   }
   rows.push(...apart);
   process.stdout.write('\n');
