@@ -566,19 +566,24 @@ function answerFirstSizes(pageSize: number): number[] {
   return [pageSize, ...[5, 3, 1].filter((size) => size < pageSize)];
 }
 
-/** The best rank of a result overlapping the answer lines (0: none), and whether those lines were printed. */
-function judge(shown: Printed[], answers: Question['answers']): { rank: number; lines: 'all' | 'part' | 'no' } {
+/**
+ * The best rank of a result overlapping the answer lines (0: none), and whether those lines were
+ * printed: by the page, whichever of its results printed them, since an answer's lines may span two
+ * chunks (a file's top level and the function below it). A blank line of the answer says nothing,
+ * and between two chunks no result holds it.
+ */
+function judge(root: string, shown: Printed[], answers: Question['answers']): { rank: number; lines: 'all' | 'part' | 'no' } {
   let rank = 0;
   let lines: 'all' | 'part' | 'no' = 'no';
-  for (const r of shown) {
-    for (const a of answers) {
-      if (r.path !== a.path || r.end < a.start || r.start > a.end) continue;
-      if (!rank || r.rank < rank) rank = r.rank;
-      let inside = 0;
-      for (let line = a.start; line <= a.end; line++) if (r.lines.has(line)) inside++;
-      const verdict = inside === a.end - a.start + 1 ? 'all' : inside > 0 ? 'part' : 'no';
-      if (verdict === 'all' || (verdict === 'part' && lines === 'no')) lines = verdict;
-    }
+  for (const a of answers) {
+    const inFile = shown.filter((r) => r.path === a.path);
+    for (const r of inFile) if (r.end >= a.start && r.start <= a.end && (!rank || r.rank < rank)) rank = r.rank;
+    const wanted = answerLines(root, a)
+      .map((line, i) => (line.trim() === '' ? 0 : a.start + i))
+      .filter((line) => line > 0);
+    const inside = wanted.filter((line) => inFile.some((r) => r.lines.has(line))).length;
+    const verdict = inside === wanted.length ? 'all' : inside > 0 ? 'part' : 'no';
+    if (verdict === 'all' || (verdict === 'part' && lines === 'no')) lines = verdict;
   }
   return { rank, lines };
 }
@@ -618,7 +623,7 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     const fileBytes = Math.min(...files.map((f) => Buffer.byteLength(f)));
     const fileTokens = Math.min(...files.map((f) => countTokens(f)));
     const searchTokens = countTokens(text);
-    const { rank, lines: linesShown } = judge(parseAnswer(text), q.answers);
+    const { rank, lines: linesShown } = judge(root, parseAnswer(text), q.answers);
     const withoutLines = bytesWithoutLines(text);
     t.withoutLinesBytes += withoutLines;
     t.answerLinesOnlyBytes += withoutLines + Math.min(...q.answers.map((a) => answerLinesBytes(root, a)));
@@ -629,12 +634,12 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     t.doubledPageBytes += Buffer.byteLength(await searchText(client, q.query, { ...extra, limit: 2 * pageSize }));
     if (!rank) {
       t.notLocated++;
-      if (judge(parseAnswer(nextPage), q.answers).rank) t.locatedNext++;
+      if (judge(root, parseAnswer(nextPage), q.answers).rank) t.locatedNext++;
     }
     for (const [size, page] of await answerFirstPages(service, q, pageSize, extra.budget_bytes ?? DEFAULT_AGENT_BUDGET_BYTES)) {
       const sum = (t.answerFirst[size] ??= { bytes: 0, printed: 0 });
       sum.bytes += Buffer.byteLength(page);
-      if (judge(parseAnswer(page), q.answers).lines === 'all') sum.printed++;
+      if (judge(root, parseAnswer(page), q.answers).lines === 'all') sum.printed++;
     }
     t.searchBytes += searchBytes;
     t.fileBytes += fileBytes;
@@ -689,13 +694,17 @@ function bytesWithoutLines(text: string): number {
   return Buffer.byteLength(kept.join('\n'));
 }
 
-/** The bytes of an answer range's lines, numbered as the answers print them. */
-function answerLinesBytes(root: string, answer: Question['answers'][number]): number {
-  const lines = fs
+/** The text of an answer range's lines. */
+function answerLines(root: string, answer: Question['answers'][number]): string[] {
+  return fs
     .readFileSync(path.join(root, answer.path), 'utf8')
     .split('\n')
     .slice(answer.start - 1, answer.end);
-  return lines.reduce((sum, line, i) => sum + Buffer.byteLength(numberedLine(answer.start + i, line)), 0);
+}
+
+/** The bytes of an answer range's lines, numbered as the answers print them. */
+function answerLinesBytes(root: string, answer: Question['answers'][number]): number {
+  return answerLines(root, answer).reduce((sum, line, i) => sum + Buffer.byteLength(numberedLine(answer.start + i, line)), 0);
 }
 
 function totalRow(label: string, t: Totals): string[] {
@@ -853,7 +862,7 @@ async function main(): Promise<void> {
   printTable(answerFirstRows);
   process.stdout.write(
     "\nsearch B / tok: bytes / tokens (o200k_base, gpt-tokenizer) of the search tool's answer; files B / tok: of the smallest file holding the answer; ratio = files B / search B.\n" +
-      "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines were printed in that result's excerpt (all, part, no).\n",
+      "rank: best search rank ([N]) of a result whose chunk range overlaps the answer lines (- = none of the results); lines: whether the answer's lines (blank ones aside) were printed by the page's excerpts, whichever result printed them (all, part, no).\n",
   );
 }
 
