@@ -9,8 +9,9 @@
 // and `read_chunk` / `read_range` fetch the rest. A whole chunk is printed when that costs
 // little more than its excerpt, a statement around a matched line whole when it is short. Lower
 // ranks get fewer lines: the first results hold the answer most of the time, the third is worth
-// its best line, and the others their location, with their best line only when it holds much of
-// what was asked.
+// its best line (a message with the call that says it), and the others their location, with their
+// best line only when it holds much of what was asked. A file's top level first (its imports and
+// constants) leaves the lines it does not need to the code of its file below it.
 //
 // Honesty rules: the text says how many results matched and how many it left out (and why), and
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
@@ -110,6 +111,14 @@ const MAX_CASE_LINES = LINES_BY_RANK[0]!;
  * `opts = opts || {}`, `struct task_struct *t = p;`, `err |= check()`; the name is group 1.
  */
 const ONE_LINE_ASSIGNMENT = /^\s*(?:[A-Za-z_$][\w$<>[\]]*\s+)*\**([A-Za-z_$][\w$]*)\s*(?:[-+*/%&|^]|\|\||&&|\?\?)?=(?![=>])/;
+/**
+ * A line that starts with a string: an argument of a call broken over lines, a message mostly. The
+ * third result on prints the call around such a best line (callAround). On the 40 questions of
+ * bench/agent-bytes.ts it printed RuleTester's "Should have no errors but had %d" assertion in full
+ * (9 lines, seventh result) for 0.4% more bytes; held out, the kernel's answers did not change and
+ * Python's cost 0.2% more.
+ */
+const MESSAGE_LINE = /^\s*["'`]/;
 /** A line that ends by opening a bracket: `) {`, `} else {`, `foo(`. */
 const OPENS_BLOCK = /[{([]\s*(?:\/\/.*)?$/;
 /** A line is a match when it holds at least this share of what the chunk's best line holds. */
@@ -207,23 +216,28 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   let room = budget - reserve;
   // A later page's results keep the allowance of their ranks below the first page.
   const first = response.offset === 0 ? results[0]?.score : undefined;
+  const heir = response.offset === 0 ? topLevelHeir(results) : -1;
   const blocks: Block[] = [];
   const seenFiles = new Set<string>();
   for (let i = 0; i < n; i++) {
     const result = results[i]!;
     const fileHead = seenFiles.has(result.path) ? '' : fileLine(result.path);
-    // Each result's share of the room left is weighted by its rank's line allowance, so the first
-    // results get the lines and the budget still reaches the last ones. A near tie raises the
-    // second result's lines, not its share: under a small budget the first result's come first.
+    // Each result's share of the room left is weighted by its rank's line allowance (or the lines it
+    // inherits), so the first results get the lines and the budget still reaches the last ones. A
+    // near tie raises the second result's lines, not its share: under a small budget the first
+    // result's come first.
     const rank = response.offset + i + 1;
-    let weights = 0;
-    for (let j = i; j < n; j++) weights += linesForRank(response.offset + j + 1);
-    const allowance = Math.floor((room * linesForRank(rank)) / weights) - bytes(fileHead);
+    const inherited = i === heir && blocks[0] ? linesLeftByWhole(blocks[0]) : 0;
+    const weight = Math.max(inherited, linesForRank(rank));
+    let weights = weight;
+    for (let j = i + 1; j < n; j++) weights += linesForRank(response.offset + j + 1);
+    const allowance = Math.floor((room * weight) / weights) - bytes(fileHead);
     const text = options.chunkText?.(result.chunkId, result);
     // Below the first results of a first page a best line must earn its bytes; on a page an agent
     // asked for beyond it, every result has its line, as the rank's allowance gives it.
-    const minLineScore = response.offset === 0 && rank >= LOCATION_ONLY_FROM_RANK ? STRONG_LINE_SHARE * queryWeight : 0;
-    const block = resultBlock(rank, result, text, terms, linesFor(rank, result, first), minLineScore, allowance, room - bytes(fileHead), options);
+    const minLineScore = inherited === 0 && response.offset === 0 && rank >= LOCATION_ONLY_FROM_RANK ? STRONG_LINE_SHARE * queryWeight : 0;
+    const maxLines = Math.max(inherited, linesFor(rank, result, first));
+    const block = resultBlock(rank, result, text, terms, maxLines, minLineScore, allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
     seenFiles.add(result.path);
@@ -302,6 +316,28 @@ function trailer(omitted: number, total: number, budget: number, unprinted: numb
 
 function linesForRank(rank: number): number {
   return LINES_BY_RANK[Math.min(rank, LINES_BY_RANK.length) - 1]!;
+}
+
+/**
+ * The index of the result that inherits the first's spare lines, or -1: when the first is a code
+ * file's top level (its imports, constants and one-line helpers name what the code below uses, and
+ * say little alone), the next result of that file on the page. Asked how npm's "did you mean" is
+ * chosen, the first result is `did-you-mean.js`'s seven lines above `didYouMean`, the eighth; on
+ * the 40 questions of bench/agent-bytes.ts this printed it whole for 0.9% more bytes, and changed no
+ * other answer; held out, it changed one of the kernel's ten, for 3.6% of its bytes (`pid.c`'s
+ * constants leave their lines to `pid_idr_init`, not to `alloc_pid` further down, the answer).
+ */
+function topLevelHeir(results: readonly SearchResult[]): number {
+  const lead = results[0];
+  if (!lead || lead.kind !== 'code' || !lead.title.endsWith('(top level)')) return -1;
+  return results.findIndex((r, i) => i > 0 && r.path === lead.path);
+}
+
+/** The first result's lines left unused, when it printed its whole chunk (else it needed them all). */
+function linesLeftByWhole(block: Block): number {
+  const [run, ...more] = block.shown.printed;
+  const whole = run !== undefined && more.length === 0 && run[0] === block.shown.startLine && run[1] === block.shown.endLine;
+  return whole ? Math.max(0, linesForRank(1) - printedCount(block.shown)) : 0;
 }
 
 /** Most lines printed for a result at `rank`; `first` is the first result's score, when it is on this page. */
@@ -414,6 +450,11 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
     const best = hits[0]!.i;
     const rest = result.kind === 'code' ? continuation(lines, best) : [];
     if (!tryAdd([best, ...rest], Math.max(maxLines, 1 + rest.length))) tryAdd([best]);
+    // A message alone says what is said, not when: below the first two results (which print the
+    // statement around each match), the call that says it comes with it.
+    const call =
+      result.kind === 'code' && maxLines < MIN_PASSAGE_ALLOWANCE && chosen.has(best) && MESSAGE_LINE.test(lines[best]!) ? callAround(lines, best) : undefined;
+    if (call) tryAdd(call, chosen.size + call.length);
   }
   if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines));
   for (const hit of hits) {
@@ -636,7 +677,7 @@ function continuation(lines: readonly string[], at: number): number[] {
   for (let i = at; i < lines.length; i++) {
     // A line longer than is printed is cut with `…` (minified code, data): no expression to finish.
     if (lines[i]!.length > MAX_LINE_CHARS) return [];
-    const code = lines[i]!.replace(QUOTED, '""').replace(/\/\/.*$/, '');
+    const code = codeOf(lines[i]!);
     for (const ch of code) {
       if (ch === '(' || ch === '[') depth++;
       else if (ch === ')' || ch === ']') depth--;
@@ -646,6 +687,50 @@ function continuation(lines: readonly string[], at: number): number[] {
     if (out.length === MAX_CONTINUATION_LINES) return [];
   }
   return [];
+}
+
+/** A code line with its one-line strings and its line comment blanked, so that only its code's brackets and operators count. */
+function codeOf(line: string): string {
+  return line.replace(QUOTED, '""').replace(/\/\/.*$/, '');
+}
+
+/**
+ * The call a line is an argument of, with the calls that hold it up to the statement they make, at
+ * most MAX_STATEMENT_LINES long: `assert.strictEqual(…, util.format("Should have no errors…", …))`
+ * around its message. An object or an array passed to a call (`context.report({`) is the call's.
+ * Undefined when the line is no argument of a call: an item of a list or of an object literal.
+ */
+function callAround(lines: readonly string[], at: number): number[] | undefined {
+  let start = at;
+  let depth = 0;
+  climb: for (let i = at - 1; i >= 0 && at - i < MAX_STATEMENT_LINES; i--) {
+    if (COMMENT_LINE.test(lines[i]!)) continue;
+    const code = codeOf(lines[i]!);
+    for (let k = code.length - 1; k >= 0; k--) {
+      const ch = code[k]!;
+      if (ch === ')' || ch === ']' || ch === '}') depth--;
+      else if (ch === '(' || ch === '[' || ch === '{') {
+        depth++;
+        // An unclosed bracket above holds the line: a call's goes on up, a block's or a literal's is as far as it goes.
+        if (depth > 0 && ch !== '(' && !/\(\s*$/.test(code.slice(0, k))) break climb;
+      }
+    }
+    if (depth > 0) {
+      start = i;
+      depth = 0;
+    }
+  }
+  if (start === at) return undefined;
+  let open = 0;
+  for (let i = start; i < lines.length && i - start < MAX_STATEMENT_LINES; i++) {
+    if (COMMENT_LINE.test(lines[i]!)) continue;
+    for (const ch of codeOf(lines[i]!)) {
+      if (ch === '(' || ch === '[' || ch === '{') open++;
+      else if (ch === ')' || ch === ']' || ch === '}') open--;
+    }
+    if (open <= 0 && i >= at) return Array.from({ length: i - start + 1 }, (_, k) => start + k);
+  }
+  return undefined;
 }
 
 /**

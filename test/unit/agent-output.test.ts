@@ -629,3 +629,65 @@ test('a switch case whose label names the query is printed whole, past a second 
   assert.ok(covers(braced, at('      case "eslint": {'), at('      }')), `a braced case ends with its own brace: ${JSON.stringify(braced)}`);
   assert.ok(!covers(braced, at('    }'), at('    }')), 'not with the switch’s');
 });
+
+test('below the second result a message’s best line comes with the call that says it; a string in a list does not', () => {
+  const filler = Array.from({ length: 20 }, (_, n) => `  step${n}(item);`);
+  const assertion = [
+    'function testValidTemplate(item) {',
+    '  const result = runRuleForItem(item);',
+    '  const messages = result.messages;',
+    '',
+    '  assert.strictEqual(',
+    '    messages.length,',
+    '    0,',
+    '    util.format(',
+    '      "Should have no errors but had %d: %s",',
+    '      messages.length,',
+    '      util.inspect(messages),',
+    '    ),',
+    '  );',
+    ...filler,
+    '}',
+  ];
+  const list = ['const usage = [', '  "lint files",', '  "should have no errors when fixed",', '  "print the config",', '];', ...filler];
+  const printedAtThird = (lines: string[]) => {
+    const results = Array.from({ length: 3 }, (_, i) => ({ ...result(i, lines.length), score: 1 / (2 * i + 1) }));
+    return formatForAgent('should have no errors', response(results), { chunkText: (id) => (id === 102 ? lines.join('\n') : chunkText(id - 100, 60)) })
+      .shown[2]!.printed;
+  };
+  // Each chunk starts at file line 10: the assertion is file lines 14–22.
+  assert.deepEqual(printedAtThird(assertion), [[14, 22]], 'the assertion around the message, from its call to its closer');
+  assert.deepEqual(printedAtThird(list), [[12, 12]], 'an item of a list is printed alone');
+});
+
+test('a file’s top level printed whole as the first result leaves its spare lines to the file’s next result on the page', () => {
+  const topLevel = [
+    "const { distance } = require('fastest-levenshtein')",
+    "const { commands } = require('./cmd-list.js')",
+    '',
+    'const isClose = (scmd, cmd) => distance(scmd, cmd) < scmd.length * 0.4',
+  ];
+  const didYouMean = [
+    'const didYouMean = (pkg, scmd) => {',
+    '  const best = commands.filter(cmd => isClose(scmd, cmd) && scmd !== cmd)',
+    ...Array.from({ length: 20 }, (_, n) => `  step${n}(best)`),
+    '  return `Did you mean ${best[0]}?`',
+    '}',
+  ];
+  const page = (leadTitle: string) => {
+    const results: SearchResult[] = Array.from({ length: 8 }, (_, i) => ({ ...result(i, 60), score: 1 / (i + 1) }));
+    results[0] = { ...results[0]!, path: 'lib/did-you-mean.js', startLine: 1, endLine: 4, title: leadTitle };
+    results[7] = { ...results[7]!, path: 'lib/did-you-mean.js', startLine: 6, endLine: 6 + didYouMean.length - 1, title: 'didYouMean' };
+    const texts = new Map([
+      [100, topLevel.join('\n')],
+      [107, didYouMean.join('\n')],
+    ]);
+    return formatForAgent('mistyped command levenshtein distance', response(results), { chunkText: (id) => texts.get(id) ?? chunkText(id - 100, 60) }).shown;
+  };
+  const inherits = page('did-you-mean.js (top level)');
+  assert.deepEqual(inherits[0]!.printed, [[1, 4]], 'the top level is printed whole');
+  assert.deepEqual(inherits[7]!.printed, [[6, 6 + didYouMean.length - 1]], 'and the eighth result, of its file, whole after it');
+  assert.deepEqual(inherits[6]!.printed, [], 'the seventh, of another file, is its location');
+  const function_ = page('isClose');
+  assert.deepEqual(function_[7]!.printed, [], 'a function first leaves the eighth result its location');
+});
