@@ -442,7 +442,8 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
   // lines that finish its expression even past a one-line allowance (`const tooManyWarnings =` says
   // nothing alone); then the signature that says where it is, then the other matches in order of
   // strength, each with its statement when that is short and fits, else with the context around it.
-  const passage = result.kind === 'code' && maxLines >= MIN_PASSAGE_ALLOWANCE ? densestPassage(lines, scores, terms) : undefined;
+  const signature = result.kind === 'code' ? signatureLines(lines) : [];
+  const passage = result.kind === 'code' && maxLines >= MIN_PASSAGE_ALLOWANCE ? densestPassage(lines, scores, terms, signature[0] ?? 0) : undefined;
   if (passage && passage.score > best) tryAdd(passage.lines, Math.max(maxLines, passage.lines.length));
   const branch = result.kind === 'code' && maxLines >= MIN_PASSAGE_ALLOWANCE ? labelledCase(lines, terms) : undefined;
   if (branch) tryAdd(branch, Math.max(maxLines, chosen.size + branch.length));
@@ -456,7 +457,7 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
       result.kind === 'code' && maxLines < MIN_PASSAGE_ALLOWANCE && chosen.has(best) && MESSAGE_LINE.test(lines[best]!) ? callAround(lines, best) : undefined;
     if (call) tryAdd(call, chosen.size + call.length);
   }
-  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signatureLines(lines));
+  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signature);
   for (const hit of hits) {
     if (!tryAdd([hit.i])) continue;
     const statement = statementAround(lines, hit.i);
@@ -573,13 +574,17 @@ function statementAround(lines: readonly string[], at: number, maxLines = MAX_ST
  * The statement around a matched line that holds the most of the query's words (the fewest lines
  * among equals), with the head of the block it sits in when that is the line right above it (the
  * `if` that says when it runs) and the assignments above it of what its head tests; its lines and
- * the weight of the words it holds.
+ * the weight of the words it holds. `firstCode` is the chunk's first line of code (its signature's).
  */
-function densestPassage(lines: readonly string[], scores: readonly number[], terms: string[]): { lines: number[]; score: number } | undefined {
+function densestPassage(
+  lines: readonly string[],
+  scores: readonly number[],
+  terms: string[],
+  firstCode: number,
+): { lines: number[]; score: number } | undefined {
   const indent = (i: number) => /^\s*/.exec(lines[i]!)![0].length;
   let best: { lines: number[]; score: number } | undefined;
   const seen = new Set<string>();
-  const firstCode = signatureLines(lines)[0] ?? 0;
   for (const [at, score] of scores.entries()) {
     if (score === 0) continue;
     const statement = statementAround(lines, at, MAX_PASSAGE_LINES - 1);
