@@ -11,7 +11,7 @@
 // ranks get fewer lines: the first results hold the answer most of the time, the third is worth
 // its best line (a message with the call that says it), and the others their location, with their
 // best line only when it holds much of what was asked. A file's top level first (its imports and
-// constants) leaves the lines it does not need to the code of its file below it.
+// constants) leaves the lines it does not need to the best other result of its file.
 //
 // Honesty rules: the text says how many results matched and how many it left out (and why), and
 // which words a fuzzy retry corrected, so an agent never mistakes a truncated or corrected answer
@@ -321,7 +321,7 @@ function linesForRank(rank: number): number {
 /**
  * The index of the result that inherits the first's spare lines, or -1: when the first is a code
  * file's top level (its imports, constants and one-line helpers name what the code below uses, and
- * say little alone), the next result of that file on the page. Asked how npm's "did you mean" is
+ * say little alone), the best-ranked other result of that file on the page. Asked how npm's "did you mean" is
  * chosen, the first result is `did-you-mean.js`'s seven lines above `didYouMean`, the eighth; on
  * the 40 questions of bench/agent-bytes.ts this printed it whole for 0.9% more bytes, and changed no
  * other answer; held out, it changed one of the kernel's ten, for 3.6% of its bytes (`pid.c`'s

@@ -660,7 +660,7 @@ test('below the second result a message’s best line comes with the call that s
   assert.deepEqual(printedAtThird(list), [[12, 12]], 'an item of a list is printed alone');
 });
 
-test('a file’s top level printed whole as the first result leaves its spare lines to the file’s next result on the page', () => {
+test('a file’s top level printed whole as the first result leaves its spare lines to the file’s best other result on the page', () => {
   const topLevel = [
     "const { distance } = require('fastest-levenshtein')",
     "const { commands } = require('./cmd-list.js')",
