@@ -55,14 +55,6 @@ const LOCATION_ONLY_FROM_RANK = 4;
  */
 const STRONG_LINE_SHARE = 0.4;
 /**
- * A second result scoring at least this share of the first's gets the first's lines: the ranking
- * cannot tell the two apart, and either may hold the answer. On the 40 questions of
- * bench/agent-bytes.ts it printed npm's update notifier in full (30 lines, second at 0.97 of the
- * first) for 0.7% more bytes; the held-out kernel questions have no such tie and did not change.
- * At 0.85 it printed one more for 3% more bytes, and cost the kernel's 5%.
- */
-const NEAR_TIE = 0.95;
-/**
  * Copies of a result's text named by place (the others are counted): one is where to look, more is
  * bytes. Places of much the same text (a page's HTML and man renderings) are only counted: an agent
  * reads the result, and npm's renderings named by place cost its 15 answers 2 KB.
@@ -214,29 +206,24 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   for (let shown = 0; shown <= n; shown++) headerReserve = Math.max(headerReserve, bytes(header(response, n, shown, files)));
   const reserve = headerReserve + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
   let room = budget - reserve;
-  // A later page's results keep the allowance of their ranks below the first page.
-  const first = response.offset === 0 ? results[0]?.score : undefined;
   const heir = response.offset === 0 ? topLevelHeir(results) : -1;
   const blocks: Block[] = [];
   const seenFiles = new Set<string>();
   for (let i = 0; i < n; i++) {
     const result = results[i]!;
     const fileHead = seenFiles.has(result.path) ? '' : fileLine(result.path);
-    // Each result's share of the room left is weighted by its rank's line allowance (or the lines it
-    // inherits), so the first results get the lines and the budget still reaches the last ones. A
-    // near tie raises the second result's lines, not its share: under a small budget the first
-    // result's come first.
+    // Each result's share of the room left is weighted by the lines it may print (its rank's, or
+    // those it inherits), so the first results get the lines and the budget still reaches the last.
     const rank = response.offset + i + 1;
     const inherited = i === heir && blocks[0] ? linesLeftByWhole(blocks[0]) : 0;
-    const weight = Math.max(inherited, linesForRank(rank));
-    let weights = weight;
+    const maxLines = Math.max(inherited, linesForRank(rank));
+    let weights = maxLines;
     for (let j = i + 1; j < n; j++) weights += linesForRank(response.offset + j + 1);
-    const allowance = Math.floor((room * weight) / weights) - bytes(fileHead);
+    const allowance = Math.floor((room * maxLines) / weights) - bytes(fileHead);
     const text = options.chunkText?.(result.chunkId, result);
     // Below the first results of a first page a best line must earn its bytes; on a page an agent
     // asked for beyond it, every result has its line, as the rank's allowance gives it.
     const minLineScore = inherited === 0 && response.offset === 0 && rank >= LOCATION_ONLY_FROM_RANK ? STRONG_LINE_SHARE * queryWeight : 0;
-    const maxLines = Math.max(inherited, linesFor(rank, result, first));
     const block = resultBlock(rank, result, text, terms, maxLines, minLineScore, allowance, room - bytes(fileHead), options);
     if (!block) break;
     blocks.push(block);
@@ -321,11 +308,13 @@ function linesForRank(rank: number): number {
 /**
  * The index of the result that inherits the first's spare lines, or -1: when the first is a code
  * file's top level (its imports, constants and one-line helpers name what the code below uses, and
- * say little alone), the best-ranked other result of that file on the page. Asked how npm's "did you mean" is
- * chosen, the first result is `did-you-mean.js`'s seven lines above `didYouMean`, the eighth; on
- * the 40 questions of bench/agent-bytes.ts this printed it whole for 0.9% more bytes, and changed no
- * other answer; held out, it changed one of the kernel's ten, for 3.6% of its bytes (`pid.c`'s
- * constants leave their lines to `pid_idr_init`, not to `alloc_pid` further down, the answer).
+ * say little alone), the best-ranked other result of that file on the page. Asked how npm's "did
+ * you mean" is chosen, the first result is `did-you-mean.js`'s seven lines above `didYouMean`, the
+ * eighth; asked how often npm checks for a new version, the first is `update-notifier.js`'s fifteen
+ * above `updateNotifier`, the second (30 lines, 12 at its rank). On the 40 questions of
+ * bench/agent-bytes.ts this printed both whole for 1.6% more bytes; held out, it changed one of the
+ * kernel's ten, for 3.6% of its bytes (`pid.c`'s constants leave their lines to `pid_idr_init`, not
+ * to `alloc_pid` further down, the answer).
  */
 function topLevelHeir(results: readonly SearchResult[]): number {
   const lead = results[0];
@@ -338,11 +327,6 @@ function linesLeftByWhole(block: Block): number {
   const [run, ...more] = block.shown.printed;
   const whole = run !== undefined && more.length === 0 && run[0] === block.shown.startLine && run[1] === block.shown.endLine;
   return whole ? Math.max(0, linesForRank(1) - printedCount(block.shown)) : 0;
-}
-
-/** Most lines printed for a result at `rank`; `first` is the first result's score, when it is on this page. */
-function linesFor(rank: number, result: SearchResult, first: number | undefined): number {
-  return rank === 2 && first !== undefined && result.score >= NEAR_TIE * first ? linesForRank(1) : linesForRank(rank);
 }
 
 /**

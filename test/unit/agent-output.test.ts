@@ -232,16 +232,16 @@ test('a chunk whose excerpt already holds two thirds of its lines is printed who
   assert.deepEqual(partly.shown[0]!.printed, [[10, 31]], 'an excerpt of 22 lines of 36 stays an excerpt');
 });
 
-test('a second result nearly as strong as the first gets the first’s lines; a clearly weaker one half as many', () => {
-  // Thirty lines that each hold the query's word: as many lines print as the result may print.
-  const retries = Array.from({ length: 30 }, (_, n) => `  retry(queue[${n}]); // attempt ${n} of the drain loop`).join('\n');
+test('the first result prints up to 48 lines and the second up to 12, however close their scores', () => {
+  // Sixty lines that each hold the query's word: as many lines print as the result may print.
+  const retries = Array.from({ length: 60 }, (_, n) => `  retry(queue[${n}]); // attempt ${n} of the drain loop`).join('\n');
   const printed = (secondScore: number) => {
-    const second = { ...result(1, 30), score: secondScore };
-    const out = formatForAgent('retry', response([{ ...result(0, 30), score: 1 }, second]), { chunkText: () => retries });
-    return out.shown[1]!.printed.reduce((sum, [a, b]) => sum + b - a + 1, 0);
+    const second = { ...result(1, 60), score: secondScore };
+    const out = formatForAgent('retry', response([{ ...result(0, 60), score: 1 }, second]), { chunkText: () => retries });
+    return out.shown.map((shown) => shown.printed.reduce((sum, [a, b]) => sum + b - a + 1, 0));
   };
-  assert.equal(printed(0.97), 30, 'within 5% of the first: the ranking cannot tell them apart');
-  assert.ok(printed(0.8) <= 20, `${printed(0.8)} lines for a second result at 0.8 of the first`);
+  assert.deepEqual(printed(0.99), [48, 12], 'a second result within 1% of the first');
+  assert.deepEqual(printed(0.5), [48, 12], 'a second result at half the first');
 });
 
 test('a small chunk none of whose lines holds a query word (found by its path) is not printed whole', () => {
