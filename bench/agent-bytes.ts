@@ -669,19 +669,14 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
 /**
  * The first page as the search tool prints it, had the ranking put the answer first: the
  * best-ranked result holding answer lines among the first ANSWER_FIRST_DEPTH moved to the top, the
- * others in their order, cut at each of answerFirstSizes. The moved result takes the first's score,
- * so that it makes up no near tie with the second. What the excerpts and the page shape cost and
- * print when the ranking is right; the page as ranked when the answer is not among those results.
+ * others in their order, cut at each of answerFirstSizes. What the excerpts and the page shape cost
+ * and print when the ranking is right; the page as ranked when the answer is not among those results.
  */
 async function answerFirstPages(service: IndexService, q: Question, pageSize: number, budget: number): Promise<Array<[number, string]>> {
   const response = await service.keeper.search(q.query, { limit: pageSize });
   const deep = await service.keeper.search(q.query, { limit: ANSWER_FIRST_DEPTH });
   const answer = deep.results.find((r) => q.answers.some((a) => a.path === r.path && r.endLine >= a.start && r.startLine <= a.end));
-  const first = response.results[0];
-  const ranked =
-    answer && first
-      ? [{ ...answer, score: first.score }, ...response.results.filter((r) => r.chunkId !== answer.chunkId)].slice(0, pageSize)
-      : response.results;
+  const ranked = answer ? [answer, ...response.results.filter((r) => r.chunkId !== answer.chunkId)].slice(0, pageSize) : response.results;
   return answerFirstSizes(pageSize).map((size) => [size, searchAnswerText(service.keeper, q.query, { ...response, results: ranked.slice(0, size) }, budget)]);
 }
 
