@@ -566,23 +566,31 @@ function answerFirstSizes(pageSize: number): number[] {
   return [pageSize, ...[5, 3, 1].filter((size) => size < pageSize)];
 }
 
+/** An answer range with the numbers of its lines that are not blank: a blank line says nothing, and between two chunks no result holds it. */
+type KeyedAnswer = Question['answers'][number] & { wanted: number[] };
+
+function keyedAnswers(root: string, answers: Question['answers']): KeyedAnswer[] {
+  return answers.map((a) => ({
+    ...a,
+    wanted: answerLines(root, a)
+      .map((line, i) => (line.trim() === '' ? 0 : a.start + i))
+      .filter((line) => line > 0),
+  }));
+}
+
 /**
  * The best rank of a result overlapping the answer lines (0: none), and whether those lines were
  * printed: by the page, whichever of its results printed them, since an answer's lines may span two
- * chunks (a file's top level and the function below it). A blank line of the answer says nothing,
- * and between two chunks no result holds it.
+ * chunks (a file's top level and the function below it).
  */
-function judge(root: string, shown: Printed[], answers: Question['answers']): { rank: number; lines: 'all' | 'part' | 'no' } {
+function judge(shown: Printed[], answers: KeyedAnswer[]): { rank: number; lines: 'all' | 'part' | 'no' } {
   let rank = 0;
   let lines: 'all' | 'part' | 'no' = 'no';
   for (const a of answers) {
     const inFile = shown.filter((r) => r.path === a.path);
     for (const r of inFile) if (r.end >= a.start && r.start <= a.end && (!rank || r.rank < rank)) rank = r.rank;
-    const wanted = answerLines(root, a)
-      .map((line, i) => (line.trim() === '' ? 0 : a.start + i))
-      .filter((line) => line > 0);
-    const inside = wanted.filter((line) => inFile.some((r) => r.lines.has(line))).length;
-    const verdict = inside === wanted.length ? 'all' : inside > 0 ? 'part' : 'no';
+    const inside = a.wanted.filter((line) => inFile.some((r) => r.lines.has(line))).length;
+    const verdict = inside === a.wanted.length ? 'all' : inside > 0 ? 'part' : 'no';
     if (verdict === 'all' || (verdict === 'part' && lines === 'no')) lines = verdict;
   }
   return { rank, lines };
@@ -623,7 +631,8 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     const fileBytes = Math.min(...files.map((f) => Buffer.byteLength(f)));
     const fileTokens = Math.min(...files.map((f) => countTokens(f)));
     const searchTokens = countTokens(text);
-    const { rank, lines: linesShown } = judge(root, parseAnswer(text), q.answers);
+    const key = keyedAnswers(root, q.answers);
+    const { rank, lines: linesShown } = judge(parseAnswer(text), key);
     const withoutLines = bytesWithoutLines(text);
     t.withoutLinesBytes += withoutLines;
     t.answerLinesOnlyBytes += withoutLines + Math.min(...q.answers.map((a) => answerLinesBytes(root, a)));
@@ -634,12 +643,12 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     t.doubledPageBytes += Buffer.byteLength(await searchText(client, q.query, { ...extra, limit: 2 * pageSize }));
     if (!rank) {
       t.notLocated++;
-      if (judge(root, parseAnswer(nextPage), q.answers).rank) t.locatedNext++;
+      if (judge(parseAnswer(nextPage), key).rank) t.locatedNext++;
     }
     for (const [size, page] of await answerFirstPages(service, q, pageSize, extra.budget_bytes ?? DEFAULT_AGENT_BUDGET_BYTES)) {
       const sum = (t.answerFirst[size] ??= { bytes: 0, printed: 0 });
       sum.bytes += Buffer.byteLength(page);
-      if (judge(root, parseAnswer(page), q.answers).lines === 'all') sum.printed++;
+      if (judge(parseAnswer(page), key).lines === 'all') sum.printed++;
     }
     t.searchBytes += searchBytes;
     t.fileBytes += fileBytes;
