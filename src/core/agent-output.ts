@@ -318,8 +318,13 @@ function linesForRank(rank: number): number {
  */
 function topLevelHeir(results: readonly SearchResult[]): number {
   const lead = results[0];
-  if (!lead || lead.kind !== 'code' || !lead.title.endsWith('(top level)')) return -1;
+  if (!lead || !isTopLevel(lead)) return -1;
   return results.findIndex((r, i) => i > 0 && r.path === lead.path);
+}
+
+/** Whether a result is the code of a file between its symbols (chunk/code.ts titles it `<file> (top level)`): imports, constants, no signature. */
+function isTopLevel(result: SearchResult): boolean {
+  return result.kind === 'code' && result.title.endsWith('(top level)');
 }
 
 /** The first result's lines left unused, when it printed its whole chunk (else it needed them all). */
@@ -441,7 +446,7 @@ function pickLines(text: string, result: SearchResult, terms: string[], maxLines
       result.kind === 'code' && maxLines < MIN_PASSAGE_ALLOWANCE && chosen.has(best) && MESSAGE_LINE.test(lines[best]!) ? callAround(lines, best) : undefined;
     if (call) tryAdd(call, chosen.size + call.length);
   }
-  if (result.kind === 'code' && !result.title.endsWith('(top level)')) tryAdd(signature);
+  if (result.kind === 'code' && !isTopLevel(result)) tryAdd(signature);
   for (const hit of hits) {
     if (!tryAdd([hit.i])) continue;
     const statement = statementAround(lines, hit.i);
