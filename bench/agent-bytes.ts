@@ -35,7 +35,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from 'gpt-tokenizer';
 import { DEFAULT_AGENT_BUDGET_BYTES, DEFAULT_SEARCH_OPTIONS } from '../src/core/options.ts';
-import { numberedLine } from '../src/core/agent-output.ts';
+import { numberedLine } from '../src/core/agent-text.ts';
 import { IndexService } from '../src/mcp/index-service.ts';
 import { createMcpServer, searchAnswerText } from '../src/mcp/server.ts';
 import { ESLINT_TESTS, npmTests, packageWithTests } from './lib/with-tests.ts';

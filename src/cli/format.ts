@@ -1,6 +1,6 @@
 // Plain-text renderings of the engine's answers for people at a terminal.
 
-import { numberedLine } from '../core/agent-output.ts';
+import { numberedLine } from '../core/agent-text.ts';
 import type { EvalReport } from '../core/eval/run.ts';
 import type { IndexSummary } from '../core/indexer.ts';
 import type { LocateAnswer } from '../core/locate.ts';

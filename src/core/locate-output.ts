@@ -5,7 +5,7 @@
 // Honesty rules as for a search (agent-output.ts): the text says how many files it left out for
 // the budget, and how to get the lines of a chunk (`read_chunk`, `read_range`).
 
-import { bytes, numberedLine, oneLine, titleUnderPath } from './agent-output.ts';
+import { bytes, numberedLine, oneLine, titleUnderPath } from './agent-text.ts';
 import type { LocateAnswer } from './locate.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 

@@ -47,7 +47,7 @@
 // full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
 // do not bury the file a single frame and a quoted message point at.
 
-import { oneLine } from './agent-output.ts';
+import { oneLine } from './agent-text.ts';
 import type { IndexKeeper } from './index-keeper.ts';
 import { redactText } from './redact.ts';
 import { inverseDocumentFrequency } from './search/lists.ts';

@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { bytes, numberedLine } from './agent-output.ts';
+import { bytes, numberedLine } from './agent-text.ts';
 import { readTextFile } from './crawl/index.ts';
 
 /** Files larger than this are not read for a range: nothing an agent should page through lives there. */
