@@ -108,6 +108,7 @@ const MAX_SIGNATURE_LINES = 4;
 /** The marker printed where a result's printed lines skip some. */
 const GAP = '…\n';
 
+/** The lines the result at this rank (1-based) may print; a passage, a case, a message's call and the end of a best line's expression may go past them. */
 export function linesForRank(rank: number): number {
   return LINES_BY_RANK[Math.min(rank, LINES_BY_RANK.length) - 1]!;
 }
