@@ -63,7 +63,7 @@ export async function locateInPanel(deps: LocateDeps, text: string): Promise<Fol
   return answer.value;
 }
 
-/** Locates what the active terminal's latest command printed, or says why there is nothing to locate. */
+/** Locates what the active terminal's latest command printed (passing over those that printed nothing), or says why there is nothing to locate. */
 export async function locateLastCommand(deps: LocateDeps, outputs: TerminalOutputs): Promise<FolderLocateAnswer | undefined> {
   const terminal = vscode.window.activeTerminal;
   const last = terminal && outputs.of(terminal);
@@ -76,8 +76,9 @@ export async function locateLastCommand(deps: LocateDeps, outputs: TerminalOutpu
     void vscode.window.showInformationMessage(`Fused Search: ${why}. Select the output and use Locate Selection in Code instead.`);
     return undefined;
   }
-  deps.log.info(
-    `locating the output of \`${last.commandLine}\`${last.running ? ' (still running)' : last.exitCode !== undefined ? ` (exit code ${last.exitCode})` : ''}`,
-  );
+  const state = last.running ? 'still running' : last.exitCode !== undefined ? `exit code ${last.exitCode}` : '';
+  const passedOver = last.latest ? '' : 'the commands after it printed nothing';
+  const notes = [state, passedOver].filter(Boolean).join('; ');
+  deps.log.info(`locating the output of \`${last.commandLine}\`${notes ? ` (${notes})` : ''}`);
   return locateInPanel(deps, last.output);
 }

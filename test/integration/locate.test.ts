@@ -61,7 +61,7 @@ suite('Locate from Issue or Stack Trace', () => {
     }
   });
 
-  test("a terminal's last command is located without selecting its output, and a terminal with none says so", async function () {
+  test("a terminal's last command is located without selecting its output, past a command that printed nothing, and a terminal with none says so", async function () {
     this.timeout(60_000);
     // bash, which VS Code's shell integration hooks into, whatever the machine's default shell is.
     const terminal = vscode.window.createTerminal({ name: 'tests', shellPath: '/bin/bash' });
@@ -71,15 +71,13 @@ suite('Locate from Issue or Stack Trace', () => {
       // Coloured as a test runner prints it (the file's name cyan, its line dim): read through the colours.
       const coloured = WORKSPACE_TRACE.replace(/([\w-]+\.ts)(:\d+:\d+)/g, '\\033[36m$1\\033[39m\\033[2m$2\\033[22m');
       const quoted = coloured.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
-      const ended = new Promise<number | undefined>((resolve) => {
-        const subscription = vscode.window.onDidEndTerminalShellExecution((event) => {
-          if (event.terminal !== terminal) return;
-          subscription.dispose();
-          resolve(event.exitCode);
-        });
-      });
+      const failed = nextEnd(terminal);
       integration.executeCommand(`echo building; printf '%b\\n' ${quoted.join(' ')}; false`);
-      assert.equal(await ended, 1, 'the command failed, as a test run does');
+      assert.equal(await failed, 1, 'the command failed, as a test run does');
+      // Then a command that prints nothing, as `cd` or `clear` would: the failure is still what is located.
+      const quiet = nextEnd(terminal);
+      integration.executeCommand('cd .');
+      assert.equal(await quiet, 0);
       // The extension reads the output as it streams; its last chunk may land a moment after the end.
       const deadline = Date.now() + 10_000;
       let answer: FolderLocateAnswer | undefined;
@@ -118,6 +116,17 @@ suite('Locate from Issue or Stack Trace', () => {
     assert.equal(answer?.files[0]?.path, 'src/store.ts');
   });
 });
+
+/** The exit code of the next command that ends in `terminal`. */
+function nextEnd(terminal: vscode.Terminal): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const subscription = vscode.window.onDidEndTerminalShellExecution((event) => {
+      if (event.terminal !== terminal) return;
+      subscription.dispose();
+      resolve(event.exitCode);
+    });
+  });
+}
 
 /** The terminal's shell integration, once its shell has started and reported in. */
 function shellIntegrationOf(terminal: vscode.Terminal): Promise<vscode.TerminalShellIntegration> {
