@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createChunker } from '../../src/core/chunk/index.ts';
+import { createChunker, detectLanguage } from '../../src/core/chunk/index.ts';
 import type { ChunkDraft } from '../../src/core/types.ts';
 
 const chunker = await createChunker({ chunkMaxBytes: 4096 });
@@ -66,6 +66,59 @@ test('a file of blank lines has no chunks', async () => {
   assert.deepEqual((await chunker.chunk('empty.txt', '\n \n\t\n')).chunks, []);
   assert.deepEqual((await chunker.chunk('empty.ts', '')).chunks, []);
   assert.deepEqual((await chunker.chunk('empty.md', '\n\n')).chunks, []);
+});
+
+test("the kernel's Kconfig menus are code, each chunk titled by the entry it opens or continues, not by the licence header", async () => {
+  const help = (n: number) => Array.from({ length: n }, (_, i) => `\t  line ${i} of the help text of this option`).join('\n');
+  const text = [
+    '# SPDX-License-Identifier: GPL-2.0-only',
+    '#',
+    '# RCU-related configuration options',
+    '#',
+    '',
+    'menu "RCU Subsystem"',
+    '',
+    'config TREE_RCU',
+    '\tbool',
+    '\tdefault y if SMP',
+    '',
+    'config PREEMPT_RCU',
+    '\tbool',
+    '\tselect TREE_RCU',
+    '\thelp',
+    help(20),
+    '',
+    'endmenu',
+  ].join('\n');
+  const { language, chunks } = await tight.chunk('kernel/rcu/Kconfig', text);
+  assert.equal(language, 'kconfig');
+  assert.ok(chunks.every((c) => c.kind === 'code'));
+  assert.equal(chunks[0]?.title, 'Kconfig: menu "RCU Subsystem"');
+  const helpWindows = chunks.filter((c) => c.text.includes('of the help text'));
+  assert.ok(helpWindows.length > 1, `the long help text is cut into windows: ${helpWindows.length}`);
+  assert.deepEqual([...new Set(helpWindows.map((c) => c.title))], ['Kconfig: config PREEMPT_RCU'], 'a window inside the help text is titled by its option');
+  assert.equal(detectLanguage('kernel/Kconfig.preempt'), 'kconfig');
+});
+
+test('a yacc grammar is code, a chunk inside a rule titled by that rule', async () => {
+  const action = (n: number) => Array.from({ length: n }, (_, i) => `\tprintd(DEBUG_PARSE, "%s:%d: step ${i}\\n", cur_filename, cur_lineno);`).join('\n');
+  const text = [
+    '%{',
+    '// SPDX-License-Identifier: GPL-2.0',
+    '#include <stdio.h>',
+    '%}',
+    '%%',
+    'config_entry_start: T_CONFIG nonconst_symbol T_EOL',
+    '{',
+    action(12),
+    '};',
+    '',
+  ].join('\n');
+  const { language, chunks } = await tight.chunk('scripts/kconfig/parser.y', text);
+  assert.equal(language, 'yacc');
+  const inside = chunks.filter((c) => c.text.includes('step 11'));
+  assert.equal(inside[0]?.title, 'parser.y: config_entry_start: T_CONFIG nonconst_symbol T_EOL');
+  assert.equal(detectLanguage('scripts/kconfig/lexer.l'), 'lex');
 });
 
 test('a text without letters is titled by its line range', async () => {

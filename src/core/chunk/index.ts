@@ -38,7 +38,9 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    multi-line `export default {…}` is a symbol of its own. Markdown: a line over 500 characters
  *    is neither a heading nor a heading's text. Windowed code: a chunk is titled by the definition
  *    it opens or continues (`SYM_FUNC_START(__memcpy)`), not by its first line (a licence header).
- *    HTML: split at headings and titled by them, tables of contents left out.
+ *    HTML: split at headings and titled by them, tables of contents left out. Plain text: Kconfig,
+ *    yacc and lex files are code of their own languages, no longer plain text: their chunks are
+ *    titled by the entry or rule they open (`config PREEMPT_RCU`), not by a licence header.
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  */
@@ -49,6 +51,7 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   markdown: 2,
   mdx: 2,
   html: 2,
+  plaintext: 1,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 

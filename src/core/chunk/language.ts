@@ -37,6 +37,7 @@ const BY_EXTENSION: Record<string, string> = {
   ps1: 'powershell', psm1: 'powershell', bat: 'bat', cmd: 'bat',
   rst: 'restructuredtext', tex: 'latex', adoc: 'asciidoc',
   s: 'asm', asm: 'asm', dts: 'dts', dtsi: 'dts',
+  y: 'yacc', yy: 'yacc', l: 'lex',
   mk: 'makefile', cmake: 'cmake', dockerfile: 'dockerfile', tf: 'terraform', proto: 'proto3',
   graphql: 'graphql', gql: 'graphql',
   diff: 'diff', patch: 'diff', log: 'log', csv: 'csv', tsv: 'tsv', txt: 'plaintext',
@@ -45,6 +46,7 @@ const BY_EXTENSION: Record<string, string> = {
 // prettier-ignore
 const BY_FILE_NAME: Record<string, string> = {
   makefile: 'makefile', gnumakefile: 'makefile', kbuild: 'makefile',
+  kconfig: 'kconfig',
   dockerfile: 'dockerfile', containerfile: 'dockerfile',
   'cmakelists.txt': 'cmake',
   gemfile: 'ruby', rakefile: 'ruby', podfile: 'ruby', vagrantfile: 'ruby',
@@ -90,6 +92,8 @@ export function detectLanguage(relPath: string, firstLine?: string): string {
   const name = baseName(relPath).toLowerCase();
   const byName = BY_FILE_NAME[name];
   if (byName) return byName;
+  // The kernel's `Kconfig.debug`, `Kconfig.hz`: a configuration menu whose extension names its topic.
+  if (name.startsWith('kconfig.')) return 'kconfig';
   const dot = name.lastIndexOf('.');
   const byExtension = dot > 0 ? BY_EXTENSION[name.slice(dot + 1)] : undefined;
   if (byExtension) return byExtension;
