@@ -288,7 +288,8 @@ function renderLocated(message: Extract<HostNotification, { type: 'located' }>):
   last = undefined;
   status.classList.remove('busy');
   more.hidden = true;
-  note.textContent = `Located ${message.files.length} file${message.files.length === 1 ? '' : 's'} from ${message.summary} in ${message.elapsedMs.toFixed(0)} ms`;
+  const from = message.source ? ` in ${message.source}` : '';
+  note.textContent = `Located ${message.files.length} file${message.files.length === 1 ? '' : 's'} from ${message.summary}${from} (${message.elapsedMs.toFixed(0)} ms)`;
   const children: HTMLElement[] = [];
   if (message.files.length === 0) children.push(el('div', 'empty', 'No indexed file matches what the text points at.'));
   message.files.forEach((file, index) => {

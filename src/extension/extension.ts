@@ -113,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     // A text argument (tests, other extensions) is located as given.
     command('fusedSearch.locate', async (text?: unknown) =>
-      locateInPanel({ client, panel, log }, typeof text === 'string' ? text : await textToLocate('anywhere')),
+      locateInPanel({ client, panel, log }, typeof text === 'string' ? { text } : await textToLocate('anywhere')),
     ),
     command('fusedSearch.locateTerminalSelection', async () => locateInPanel({ client, panel, log }, await textToLocate('terminal'))),
     terminalOutputs,

@@ -3,11 +3,21 @@
 // Last Command's Output", the same for what the active terminal's latest command printed.
 
 import * as vscode from 'vscode';
+import { oneLine } from '../core/agent-text.ts';
 import { MAX_LOCATE_CHARS } from '../core/options.ts';
 import type { FolderLocateAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { PanelProvider } from './panel.ts';
 import type { TerminalOutputs } from './terminal-output.ts';
+
+/** The panel names a command by at most this many characters of its line: a test run's whole, a script pasted at the prompt cut. */
+const MAX_COMMAND_CHARS = 80;
+
+/** A text to locate, and where it was taken from in words ("the clipboard"), which the panel says; none for a text given to the command. */
+export interface TextToLocate {
+  text: string;
+  source?: string;
+}
 
 export interface LocateDeps {
   client: EngineClient;
@@ -21,13 +31,13 @@ export interface LocateDeps {
  * anything, so it comes last. From the terminal's context menu the terminal's selection comes
  * first, whatever the editor has selected.
  */
-export async function textToLocate(from: 'anywhere' | 'terminal'): Promise<string> {
+export async function textToLocate(from: 'anywhere' | 'terminal'): Promise<TextToLocate> {
   const editor = vscode.window.activeTextEditor;
   const selected = from === 'anywhere' && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-  if (selected.trim()) return selected;
+  if (selected.trim()) return { text: selected, source: "the editor's selection" };
   const terminal = await terminalSelection();
-  if (terminal.trim()) return terminal;
-  return vscode.env.clipboard.readText();
+  if (terminal.trim()) return { text: terminal, source: "the terminal's selection" };
+  return { text: await vscode.env.clipboard.readText(), source: 'the clipboard' };
 }
 
 /**
@@ -48,7 +58,7 @@ async function terminalSelection(): Promise<string> {
 }
 
 /** Locates `text` in every open folder and shows the ranked files in the panel; resolves with the answer (for tests), or undefined. */
-export async function locateInPanel(deps: LocateDeps, text: string): Promise<FolderLocateAnswer | undefined> {
+export async function locateInPanel(deps: LocateDeps, { text, source }: TextToLocate): Promise<FolderLocateAnswer | undefined> {
   if (!text.trim()) {
     void vscode.window.showInformationMessage('Fused Search: select an issue text, an error message or a stack trace (or copy it), then locate again.');
     return undefined;
@@ -59,7 +69,7 @@ export async function locateInPanel(deps: LocateDeps, text: string): Promise<Fol
     void vscode.window.showErrorMessage(`Fused Search: could not locate the text: ${answer.error.message}`);
     return undefined;
   }
-  await deps.panel.showLocated(answer.value);
+  await deps.panel.showLocated(answer.value, source);
   return answer.value;
 }
 
@@ -80,5 +90,5 @@ export async function locateLastCommand(deps: LocateDeps, outputs: TerminalOutpu
   const passedOver = last.latest ? '' : 'the commands after it printed nothing';
   const notes = [state, passedOver].filter(Boolean).join('; ');
   deps.log.info(`locating the output of \`${last.commandLine}\`${notes ? ` (${notes})` : ''}`);
-  return locateInPanel(deps, last.output);
+  return locateInPanel(deps, { text: last.output, source: `the output of “${oneLine(last.commandLine, MAX_COMMAND_CHARS)}”` });
 }

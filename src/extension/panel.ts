@@ -25,8 +25,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
    * first index still running, and whether its next page is on its way (a second click waits).
    */
   private lastSearch: { query: string; filters: PanelFilters; shown: number; partial: boolean; paging: boolean } | undefined;
-  /** The last located files shown, which `openLocated` indexes into; sent again when the view (re)loads. */
-  private located: FolderLocateAnswer | undefined;
+  /** The last located files shown, which `openLocated` indexes into, and where their text came from; sent again when the view (re)loads. */
+  private located: { answer: FolderLocateAnswer; source: string | undefined } | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
 
   constructor(extensionUri: vscode.Uri, deps: PanelProvider['deps']) {
@@ -55,7 +55,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
           case 'ready':
             this.postState();
             if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
-            else if (this.located) this.postLocated(this.located);
+            else if (this.located) this.postLocated(this.located.answer, this.located.source);
             this.pendingQuery = undefined;
             return;
           case 'search':
@@ -68,7 +68,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             void this.deps.model.openAt(message.index);
             return;
           case 'openLocated': {
-            const file = this.located?.files[message.index];
+            const file = this.located?.answer.files[message.index];
             if (!file) return;
             // The file itself opens where its stack frame says the program was, else at its best chunk.
             const frameLine = message.chunk === undefined && file.line !== undefined ? { startLine: file.line, endLine: file.line } : undefined;
@@ -100,16 +100,16 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   /** Shows the panel with the files a `locate` answer ranks. */
-  async showLocated(answer: FolderLocateAnswer): Promise<void> {
-    this.located = answer;
+  async showLocated(answer: FolderLocateAnswer, source?: string): Promise<void> {
+    this.located = { answer, source };
     this.pendingQuery = undefined;
     await vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
     // A view resolved by the focus above asks with 'ready', which sends the answer.
-    this.postLocated(answer);
+    this.postLocated(answer, source);
   }
 
-  private postLocated(answer: FolderLocateAnswer): void {
-    this.post({ type: 'located', ...answer, summary: clueSummary(answer), multiRoot: this.deps.index.folders.length > 1 });
+  private postLocated(answer: FolderLocateAnswer, source: string | undefined): void {
+    this.post({ type: 'located', ...answer, summary: clueSummary(answer), ...(source ? { source } : {}), multiRoot: this.deps.index.folders.length > 1 });
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {

@@ -53,7 +53,14 @@ export type HostNotification =
     }
   | { type: 'failed'; query: string; message: string }
   /** The files a pasted issue or stack trace points at (Locate from Issue or Stack Trace). */
-  | ({ type: 'located'; multiRoot: boolean; /** What was read from the text, in words ("2 frames, 1 message"). */ summary: string } & FolderLocateAnswer)
+  | ({
+      type: 'located';
+      multiRoot: boolean;
+      /** What was read from the text, in words ("2 frames, 1 message"). */
+      summary: string;
+      /** Where the text was taken from, in words ("the clipboard", "the output of “npm test”"); none for a text given to the command. */
+      source?: string;
+    } & FolderLocateAnswer)
   /** Fill the search box (Search Selection, tests) and run the query. */
   | { type: 'setQuery'; query: string };
 

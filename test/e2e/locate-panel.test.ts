@@ -5,7 +5,7 @@ import { workbench } from '../../scripts/vscode-host/workbench.ts';
 import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
 suite('locating a stack trace', () => {
-  test('a trace selected in an editor is located from the palette: the panel ranks the files it points at, says why, and opens them at the frame and the chunk', async () => {
+  test('a trace selected in an editor is located from the palette: the panel says where the text came from, ranks the files it points at, says why, and opens them at the frame and the chunk', async () => {
     const { page, screenshot, commandPalette, waitForIndex, panel } = workbench();
     await waitForIndex();
     await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
@@ -17,7 +17,8 @@ suite('locating a stack trace', () => {
     await (await commandPalette('Fused Search: Locate', 'Fused Search: Locate from Issue or Stack Trace')).click();
 
     const view = panel();
-    await view.locator('#note', { hasText: /^Located \d+ files? from / }).waitFor();
+    // The note says what was read, and from where.
+    await view.locator('#note', { hasText: /^Located \d+ files? from .+ in the editor's selection \(\d+ ms\)$/ }).waitFor();
     const first = view.locator('.result.located').first();
     assert.match(await first.locator('button.open').innerText(), /1\.\s*app › src\/store\.ts:31$/);
     assert.match(await first.locator('.frame-line').innerText(), /^31: return \[\.\.\.this\.entries\.values\(\)\]/, "the frame's line, as the source reads");
