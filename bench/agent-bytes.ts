@@ -566,16 +566,21 @@ function answerFirstSizes(pageSize: number): number[] {
   return [pageSize, ...[5, 3, 1].filter((size) => size < pageSize)];
 }
 
-/** An answer range with the numbers of its lines that are not blank: a blank line says nothing, and between two chunks no result holds it. */
-type KeyedAnswer = Question['answers'][number] & { wanted: number[] };
+/**
+ * An answer range with its lines' text, read once per question, and the numbers of those that are
+ * not blank: a blank line says nothing, and between two chunks no result holds it.
+ */
+type KeyedAnswer = Question['answers'][number] & { lines: string[]; wanted: number[] };
 
 function keyedAnswers(root: string, answers: Question['answers']): KeyedAnswer[] {
-  return answers.map((a) => ({
-    ...a,
-    wanted: answerLines(root, a)
-      .map((line, i) => (line.trim() === '' ? 0 : a.start + i))
-      .filter((line) => line > 0),
-  }));
+  return answers.map((a) => {
+    const lines = answerLines(root, a);
+    return {
+      ...a,
+      lines,
+      wanted: lines.map((line, i) => (line.trim() === '' ? 0 : a.start + i)).filter((line) => line > 0),
+    };
+  });
 }
 
 /**
@@ -635,7 +640,7 @@ async function measure(repo: Repo, root: string, extra: Record<string, number>, 
     const { rank, lines: linesShown } = judge(parseAnswer(text), key);
     const withoutLines = bytesWithoutLines(text);
     t.withoutLinesBytes += withoutLines;
-    t.answerLinesOnlyBytes += withoutLines + Math.min(...q.answers.map((a) => answerLinesBytes(root, a)));
+    t.answerLinesOnlyBytes += withoutLines + Math.min(...key.map(answerLinesBytes));
     // What the results after the first page cost an agent: the next page, or the first page asked again twice as long.
     const pageSize = extra.limit ?? DEFAULT_SEARCH_OPTIONS.limit;
     const nextPage = await searchText(client, q.query, { ...extra, offset: pageSize });
@@ -707,8 +712,8 @@ function answerLines(root: string, answer: Question['answers'][number]): string[
 }
 
 /** The bytes of an answer range's lines, numbered as the answers print them. */
-function answerLinesBytes(root: string, answer: Question['answers'][number]): number {
-  return answerLines(root, answer).reduce((sum, line, i) => sum + Buffer.byteLength(numberedLine(answer.start + i, line)), 0);
+function answerLinesBytes(answer: KeyedAnswer): number {
+  return answer.lines.reduce((sum, line, i) => sum + Buffer.byteLength(numberedLine(answer.start + i, line)), 0);
 }
 
 function totalRow(label: string, t: Totals): string[] {
