@@ -8,7 +8,7 @@ import { MAX_LOCATE_CHARS } from '../core/options.ts';
 import type { FolderLocateAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { PanelProvider } from './panel.ts';
-import type { TerminalOutputs } from './terminal-output.ts';
+import { copiedFromTerminal, type TerminalOutputs } from './terminal-output.ts';
 
 /** The panel names a command by at most this many characters of its line: a test run's whole, a script pasted at the prompt cut. */
 const MAX_COMMAND_CHARS = 80;
@@ -35,26 +35,9 @@ export async function textToLocate(from: 'anywhere' | 'terminal'): Promise<TextT
   const editor = vscode.window.activeTextEditor;
   const selected = from === 'anywhere' && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
   if (selected.trim()) return { text: selected, source: "the editor's selection" };
-  const terminal = await terminalSelection();
+  const terminal = await copiedFromTerminal('workbench.action.terminal.copySelection');
   if (terminal.trim()) return { text: terminal, source: "the terminal's selection" };
   return { text: await vscode.env.clipboard.readText(), source: 'the clipboard' };
-}
-
-/**
- * VS Code's API has no terminal selection (1.101): copy it with the terminal's own command and
- * read the clipboard, which is put back as it was. Empty when no terminal is open or nothing in it
- * is selected (the copy then leaves the cleared clipboard empty).
- */
-async function terminalSelection(): Promise<string> {
-  if (!vscode.window.activeTerminal) return '';
-  const saved = await vscode.env.clipboard.readText();
-  try {
-    await vscode.env.clipboard.writeText('');
-    await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
-    return await vscode.env.clipboard.readText();
-  } finally {
-    await vscode.env.clipboard.writeText(saved);
-  }
 }
 
 /** Locates `text` in every open folder and shows the ranked files in the panel; resolves with the answer (for tests), or undefined. */
@@ -75,14 +58,15 @@ export async function locateInPanel(deps: LocateDeps, { text, source }: TextToLo
 
 /** Locates what the active terminal's latest command printed (passing over those that printed nothing), or says why there is nothing to locate. */
 export async function locateLastCommand(deps: LocateDeps, outputs: TerminalOutputs): Promise<FolderLocateAnswer | undefined> {
-  const terminal = vscode.window.activeTerminal;
-  const last = terminal && outputs.of(terminal);
-  if (!terminal || !last?.output.trim()) {
-    const why = !terminal
+  const last = await outputs.ofActive();
+  if (!last?.output.trim()) {
+    const why = !vscode.window.activeTerminal
       ? 'no terminal is open'
       : !last
         ? "no command's output was read in the active terminal (its shell integration is off, or nothing ran since it opened)"
-        : `\`${last.commandLine}\` printed nothing`;
+        : last.unread
+          ? `VS Code passed on none of \`${last.commandLine}\`'s output`
+          : `\`${last.commandLine}\` printed nothing`;
     void vscode.window.showInformationMessage(`Fused Search: ${why}. Select the output and use Locate Selection in Code instead.`);
     return undefined;
   }

@@ -6,6 +6,11 @@
 // the end of a long output is kept, as much as `locate` reads (MAX_INPUT_CHARS): a program prints
 // its error and trace last. Colours and the shell integration's own sequences are dropped when the
 // output is asked for, not as it streams, so a chatty command costs a list of its last chunks.
+//
+// VS Code can report a command's start after the output it printed at once (a race in its shell
+// integration), and passes on none of that output then. Such a command is unread, not silent: when
+// it is the latest, or when no command was read at all (it ran before the extension listened), its
+// output is read from the terminal's buffer with the terminal's own Copy Last Command Output.
 
 import stripAnsi from 'strip-ansi';
 import * as vscode from 'vscode';
@@ -20,17 +25,26 @@ export interface CommandOutput {
   running: boolean;
   /** False when the commands run after it printed nothing (`cd`, `clear`) and were passed over. */
   latest: boolean;
+  /** True when VS Code passed on none of its output and the terminal's buffer could not make up for it: `output` is empty because it is unknown. */
+  unread: boolean;
 }
 
 /** Raw characters kept per command: room for the escape sequences around the text kept. */
 const RAW_CHARS_KEPT = 2 * MAX_INPUT_CHARS;
 
 interface Recording {
-  execution: vscode.TerminalShellExecution;
+  commandLine: string;
+  /** Undefined when the command was read from the terminal's buffer, not as it ran. */
+  execution: vscode.TerminalShellExecution | undefined;
   chunks: string[];
   length: number;
   exitCode: number | undefined;
   running: boolean;
+  /**
+   * It ended and VS Code passed on nothing, not even the shell integration's own sequence that
+   * every read output starts with.
+   */
+  unread: boolean;
 }
 
 export class TerminalOutputs implements vscode.Disposable {
@@ -55,25 +69,59 @@ export class TerminalOutputs implements vscode.Disposable {
     ];
   }
 
-  /** The latest command of `terminal` that printed something, finished or still running, or the latest when none did; undefined when none was read. */
-  of(terminal: vscode.Terminal): CommandOutput | undefined {
+  /**
+   * The latest command of the active terminal that printed something (or may have: unread),
+   * finished or still running, or the latest when none did; undefined when none was run or read.
+   */
+  async ofActive(): Promise<CommandOutput | undefined> {
+    const terminal = vscode.window.activeTerminal;
+    if (!terminal) return undefined;
+    await this.readUnreadFromBuffer(terminal);
     const recent = this.recent.get(terminal) ?? [];
     const latest = recent.at(-1);
     if (!latest) return undefined;
-    const recording = recent.findLast(printed) ?? latest;
+    const recording = recent.findLast(mayHavePrinted) ?? latest;
     return {
-      commandLine: recording.execution.commandLine.value,
+      commandLine: recording.commandLine,
       output: outputOf(recording),
       exitCode: recording.exitCode,
       running: recording.running,
       latest: recording === latest,
+      unread: recording.unread,
     };
   }
 
+  /** The active terminal's latest command, when unread or not recorded at all, read from its buffer. */
+  private async readUnreadFromBuffer(terminal: vscode.Terminal): Promise<void> {
+    const latest = this.recent.get(terminal)?.at(-1);
+    if (latest && !latest.unread) return;
+    const buffered = await lastCommandInBuffer();
+    // The buffer's latest command may be a newer one whose start is not reported yet.
+    if (!buffered || (latest && buffered.commandLine.trim() !== latest.commandLine.trim())) return;
+    const { commandLine, output } = buffered;
+    if (latest) {
+      latest.chunks = [output];
+      latest.length = output.length;
+      latest.unread = false;
+    } else {
+      this.recent.set(terminal, [
+        { commandLine, execution: undefined, chunks: [output], length: output.length, exitCode: undefined, running: false, unread: false },
+      ]);
+    }
+  }
+
   private async record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<void> {
-    const recording: Recording = { execution, chunks: [], length: 0, exitCode: undefined, running: true };
-    const candidates = (this.recent.get(terminal) ?? []).filter((r) => r.running || printed(r));
-    this.recent.set(terminal, [...candidates.slice(Math.max(0, candidates.findLastIndex(printed))), recording]);
+    const recording: Recording = {
+      commandLine: execution.commandLine.value,
+      execution,
+      chunks: [],
+      length: 0,
+      exitCode: undefined,
+      running: true,
+      unread: false,
+    };
+    const candidates = (this.recent.get(terminal) ?? []).filter((r) => r.running || mayHavePrinted(r));
+    this.recent.set(terminal, [...candidates.slice(Math.max(0, candidates.findLastIndex(mayHavePrinted))), recording]);
     try {
       for await (const data of execution.read()) {
         recording.chunks.push(data);
@@ -82,6 +130,7 @@ export class TerminalOutputs implements vscode.Disposable {
       }
     } finally {
       recording.running = false;
+      recording.unread = recording.chunks.length === 0;
     }
   }
 
@@ -95,6 +144,33 @@ function outputOf(recording: Recording): string {
   return stripAnsi(recording.chunks.join('')).slice(-MAX_INPUT_CHARS);
 }
 
-function printed(recording: Recording): boolean {
-  return outputOf(recording).trim() !== '';
+function mayHavePrinted(recording: Recording): boolean {
+  return recording.unread || outputOf(recording).trim() !== '';
+}
+
+/**
+ * The active terminal's latest command and its output as the terminal's buffer holds them (shell
+ * integration marks where each starts), or undefined when it knows of no command.
+ */
+export async function lastCommandInBuffer(): Promise<{ commandLine: string; output: string } | undefined> {
+  const commandLine = await copiedFromTerminal('workbench.action.terminal.copyLastCommand');
+  if (!commandLine) return undefined;
+  return { commandLine, output: await copiedFromTerminal('workbench.action.terminal.copyLastCommandOutput') };
+}
+
+/**
+ * What one of the active terminal's Copy commands copies: VS Code's API reads neither a terminal's
+ * selection nor its buffer (1.101). The clipboard is put back as it was; empty when the command
+ * copies nothing (it then leaves the cleared clipboard empty).
+ */
+export async function copiedFromTerminal(command: string): Promise<string> {
+  if (!vscode.window.activeTerminal) return '';
+  const saved = await vscode.env.clipboard.readText();
+  try {
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand(command);
+    return await vscode.env.clipboard.readText();
+  } finally {
+    await vscode.env.clipboard.writeText(saved);
+  }
 }

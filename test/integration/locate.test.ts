@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
+import { lastCommandInBuffer } from '../../src/extension/terminal-output.ts';
 import type { FolderLocateAnswer } from '../../src/protocol/worker.ts';
 import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
@@ -72,7 +73,11 @@ suite('Locate from Issue or Stack Trace', () => {
       const coloured = WORKSPACE_TRACE.replace(/([\w-]+\.ts)(:\d+:\d+)/g, '\\033[36m$1\\033[39m\\033[2m$2\\033[22m');
       const quoted = coloured.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
       const failed = nextEnd(terminal);
-      integration.executeCommand(`echo building; printf '%b\\n' ${quoted.join(' ')}; false`);
+      // A pause before printing, as a test run has: VS Code can report the start of a command that
+      // prints at once after its output, and passes none of it on (about 1 run in 25 here). The
+      // extension then reads the terminal's buffer, but only for the latest command: the `cd`
+      // below would leave the output unread.
+      integration.executeCommand(`sleep 0.2; echo building; printf '%b\\n' ${quoted.join(' ')}; false`);
       assert.equal(await failed, 1, 'the command failed, as a test run does');
       // Then a command that prints nothing, as `cd` or `clear` would: the failure is still what is located.
       const quiet = nextEnd(terminal);
@@ -102,6 +107,30 @@ suite('Locate from Issue or Stack Trace', () => {
       assert.equal(await vscode.commands.executeCommand('fusedSearch.locateLastCommand'), undefined);
     } finally {
       idle.dispose();
+    }
+  });
+
+  test("a command's output is read from the terminal's buffer, as for a command VS Code passed none of, and the clipboard is put back", async function () {
+    this.timeout(60_000);
+    const terminal = vscode.window.createTerminal({ name: 'buffer', shellPath: '/bin/bash' });
+    terminal.show();
+    try {
+      const integration = terminal.shellIntegration ?? (await shellIntegrationOf(terminal));
+      const commandLine = `printf 'TypeError: boom\\n    at runQuery (src/query.ts:12:9)\\n'`;
+      const ended = nextEnd(terminal);
+      integration.executeCommand(commandLine);
+      await ended;
+      await vscode.env.clipboard.writeText('what the user copied');
+      const buffered = await lastCommandInBuffer();
+      assert.equal(buffered?.commandLine, commandLine);
+      assert.equal(buffered.output.trim(), 'TypeError: boom\n    at runQuery (src/query.ts:12:9)');
+      assert.equal(await vscode.env.clipboard.readText(), 'what the user copied');
+      const quiet = nextEnd(terminal);
+      integration.executeCommand('cd .');
+      await quiet;
+      assert.deepEqual(await lastCommandInBuffer(), { commandLine: 'cd .', output: '' }, 'a command that printed nothing');
+    } finally {
+      terminal.dispose();
     }
   });
 
