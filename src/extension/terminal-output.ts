@@ -94,7 +94,8 @@ export class TerminalOutputs implements vscode.Disposable {
   /** The active terminal's latest command, when unread or not recorded at all, read from its buffer. */
   private async readUnreadFromBuffer(terminal: vscode.Terminal): Promise<void> {
     const latest = this.recent.get(terminal)?.at(-1);
-    if (latest && !latest.unread) return;
+    // Without shell integration the buffer marks no command: the clipboard is left alone.
+    if ((latest && !latest.unread) || !terminal.shellIntegration) return;
     const buffered = await lastCommandInBuffer();
     // The buffer's latest command may be a newer one whose start is not reported yet.
     if (!buffered || (latest && buffered.commandLine.trim() !== latest.commandLine.trim())) return;
