@@ -104,7 +104,8 @@ export class TerminalOutputs implements vscode.Disposable {
       latest.chunks = [output];
       latest.length = output.length;
       latest.unread = false;
-    } else {
+    } else if (!this.recent.has(terminal)) {
+      // (A command that started while the buffer was read is newer: it stays the latest.)
       this.recent.set(terminal, [
         { commandLine, execution: undefined, chunks: [output], length: output.length, exitCode: undefined, running: false, unread: false },
       ]);
