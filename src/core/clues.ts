@@ -101,8 +101,8 @@ const NATIVE_FRAME = new RegExp(String.raw`#\d+\s+(?:0x[\da-f]+\s+in\s+)?([^\s(]
 // C's assert on BSD and macOS, Swift's fatal errors: `…, function main, file src/a.c, line 5.`
 const FILE_COMMA_LINE = new RegExp(String.raw`\bfile\s+(${PATH}),\s+line\s+(\d+)`);
 // Dart and Flutter: `#0      ProfilePage.build (package:my_app/pages/profile_page.dart:42:31)`; a
-// package's `package:my_app/` is the folder of its `lib/`.
-const DART_FRAME = new RegExp(String.raw`^#\d+\s+(\S.*?)\s+\((?:package:([\w.]+)\/)?(${PATH}):(\d+)(?::\d+)?\)\s*$`);
+// package's `package:my_app/` is the folder of its `lib/`, and `dart:core-patch/` is the SDK's.
+const DART_FRAME = new RegExp(String.raw`^#\d+\s+(\S.*?)\s+\((?:package:([\w.]+)\/|(dart:))?(${PATH}):(\d+)(?::\d+)?\)\s*$`);
 // Elixir: `(my_app 0.1.0) lib/my_app/worker.ex:12: MyApp.Worker.handle_call/3`, or the call with its arguments.
 const ELIXIR_FRAME = new RegExp(String.raw`^\s*\([\w.]+(?: [\w.+-]+)?\) (${PATH}):(\d+): :?([\w.!?]+)[/(]`);
 const RUBY_FRAME = new RegExp(String.raw`(${PATH}):(\d+):in\s+[\`'‘]([^'\`’]+)['’]`);
@@ -250,9 +250,11 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   if (pytest) return found.frame({ path: pytest[1]!, line: Number(pytest[2]), ...symbolOf(pytest[3]), text: pytest[0].trim() }, 'innermost last');
   const dart = DART_FRAME.exec(line);
   if (dart) {
-    const path = dart[2] ? `${dart[2]}/lib/${dart[3]!}` : dart[3]!;
+    // The SDK's own frames (`int._parse`, `_rootRun`) are no code of the workspace, as Node's internals.
+    if (dart[3]) return;
+    const path = dart[2] ? `${dart[2]}/lib/${dart[4]!}` : dart[4]!;
     // `_FormState.build.<anonymous closure>`: the closure is code of the method it sits in.
-    return found.frame({ path, line: Number(dart[4]), ...symbolOf(dart[1]!.replace(/^new /, '').replace(/(?:\.<[^>]*>)+$/, '')), text: dart[0].trim() });
+    return found.frame({ path, line: Number(dart[5]), ...symbolOf(dart[1]!.replace(/^new /, '').replace(/(?:\.<[^>]*>)+$/, '')), text: dart[0].trim() });
   }
   const elixir = ELIXIR_FRAME.exec(line);
   if (elixir) return found.frame({ path: elixir[1]!, line: Number(elixir[2]), ...symbolOf(elixir[3]), text: elixir[0].trim() });

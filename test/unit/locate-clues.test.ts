@@ -133,14 +133,16 @@ test("a .NET frame names the method the compiler's lambdas, async state machines
   ]);
 });
 
-test("a Flutter error's frames name their methods, a package's files under its lib/ folder", () => {
+test("a Flutter error's frames name their methods, a package's files under its lib/ folder; the Dart SDK's frames are none", () => {
   const trace = [
     'The following _TypeError was thrown building ProfilePage(dirty):',
     'Null check operator used on a null value',
     '',
-    '#0      ProfilePage.build (package:my_app/pages/profile_page.dart:42:31)',
-    '#1      _FormState.initState.<anonymous closure> (package:my_app/widgets/form.dart:18:7)',
-    '#2      StatelessElement.build (package:flutter/src/widgets/framework.dart:5687:49)',
+    '#0      int._parse (dart:core-patch/integers_patch.dart:120:12)',
+    '#1      ProfilePage.build (package:my_app/pages/profile_page.dart:42:31)',
+    '#2      _FormState.initState.<anonymous closure> (package:my_app/widgets/form.dart:18:7)',
+    '#3      StatelessElement.build (package:flutter/src/widgets/framework.dart:5687:49)',
+    '#4      _rootRun (dart:async/zone.dart:1399:13)',
   ].join('\n');
   assert.deepEqual(frames(trace), [
     'my_app/lib/pages/profile_page.dart:42 ProfilePage.build',
