@@ -99,29 +99,19 @@ export class TerminalOutputs implements vscode.Disposable {
     const buffered = await lastCommandInBuffer();
     // The buffer's latest command may be a newer one whose start is not reported yet.
     if (!buffered || (latest && buffered.commandLine.trim() !== latest.commandLine.trim())) return;
-    const { commandLine, output } = buffered;
-    if (latest) {
-      latest.chunks = [output];
-      latest.length = output.length;
-      latest.unread = false;
-    } else if (!this.recent.has(terminal)) {
-      // (A command that started while the buffer was read is newer: it stays the latest.)
-      this.recent.set(terminal, [
-        { commandLine, execution: undefined, chunks: [output], length: output.length, exitCode: undefined, running: false, unread: false },
-      ]);
+    const recording = latest ?? newRecording(buffered.commandLine, undefined);
+    if (!latest) {
+      // A command that started while the buffer was read is newer: it stays the latest.
+      if (this.recent.has(terminal)) return;
+      this.recent.set(terminal, [recording]);
     }
+    recording.chunks = [buffered.output];
+    recording.length = buffered.output.length;
+    recording.unread = false;
   }
 
   private async record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<void> {
-    const recording: Recording = {
-      commandLine: execution.commandLine.value,
-      execution,
-      chunks: [],
-      length: 0,
-      exitCode: undefined,
-      running: true,
-      unread: false,
-    };
+    const recording = newRecording(execution.commandLine.value, execution);
     const candidates = (this.recent.get(terminal) ?? []).filter((r) => r.running || mayHavePrinted(r));
     this.recent.set(terminal, [...candidates.slice(Math.max(0, candidates.findLastIndex(mayHavePrinted))), recording]);
     try {
@@ -146,6 +136,11 @@ function outputOf(recording: Recording): string {
   return stripAnsi(recording.chunks.join('')).slice(-MAX_INPUT_CHARS);
 }
 
+/** A command read as it runs (`execution`), or from the terminal's buffer once it ended (none). */
+function newRecording(commandLine: string, execution: vscode.TerminalShellExecution | undefined): Recording {
+  return { commandLine, execution, chunks: [], length: 0, exitCode: undefined, running: execution !== undefined, unread: false };
+}
+
 function mayHavePrinted(recording: Recording): boolean {
   return recording.unread || outputOf(recording).trim() !== '';
 }
@@ -155,23 +150,33 @@ function mayHavePrinted(recording: Recording): boolean {
  * integration marks where each starts), or undefined when it knows of no command.
  */
 export async function lastCommandInBuffer(): Promise<{ commandLine: string; output: string } | undefined> {
-  const commandLine = await copiedFromTerminal('workbench.action.terminal.copyLastCommand');
-  if (!commandLine) return undefined;
-  return { commandLine, output: await copiedFromTerminal('workbench.action.terminal.copyLastCommandOutput') };
+  if (!vscode.window.activeTerminal) return undefined;
+  return withTerminalCopies(async (copy) => {
+    const commandLine = await copy('workbench.action.terminal.copyLastCommand');
+    return commandLine ? { commandLine, output: await copy('workbench.action.terminal.copyLastCommandOutput') } : undefined;
+  });
+}
+
+/** What one of the active terminal's Copy commands copies (see `withTerminalCopies`); empty when no terminal is open. */
+export async function copiedFromTerminal(command: string): Promise<string> {
+  if (!vscode.window.activeTerminal) return '';
+  return withTerminalCopies((copy) => copy(command));
 }
 
 /**
- * What one of the active terminal's Copy commands copies: VS Code's API reads neither a terminal's
- * selection nor its buffer (1.101). The clipboard is put back as it was; empty when the command
+ * Runs `use` with `copy`, which returns what one of the active terminal's Copy commands copies:
+ * VS Code's API reads neither a terminal's selection nor its buffer (1.101). The clipboard is put
+ * back as it was once `use` is done, however many copies it made; a copy is empty when its command
  * copies nothing (it then leaves the cleared clipboard empty).
  */
-export async function copiedFromTerminal(command: string): Promise<string> {
-  if (!vscode.window.activeTerminal) return '';
+async function withTerminalCopies<T>(use: (copy: (command: string) => Promise<string>) => Promise<T>): Promise<T> {
   const saved = await vscode.env.clipboard.readText();
   try {
-    await vscode.env.clipboard.writeText('');
-    await vscode.commands.executeCommand(command);
-    return await vscode.env.clipboard.readText();
+    return await use(async (command) => {
+      await vscode.env.clipboard.writeText('');
+      await vscode.commands.executeCommand(command);
+      return vscode.env.clipboard.readText();
+    });
   } finally {
     await vscode.env.clipboard.writeText(saved);
   }
