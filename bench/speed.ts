@@ -25,6 +25,7 @@ import {
   npmTree,
   peakRssMb,
   percentile,
+  percentileOf,
   perFileCurve,
   textFiles,
   type CorpusFile,
@@ -239,10 +240,7 @@ async function editAndTime(file: string, reindex: () => unknown): Promise<{ firs
   }
   return {
     first: times[0]!,
-    later: percentile(
-      times.slice(1).sort((a, b) => a - b),
-      50,
-    ),
+    later: percentileOf(times.slice(1), 50),
   };
 }
 

@@ -72,17 +72,14 @@ suite('Locate from Issue or Stack Trace', () => {
       // Coloured as a test runner prints it (the file's name cyan, its line dim): read through the colours.
       const coloured = WORKSPACE_TRACE.replace(/([\w-]+\.ts)(:\d+:\d+)/g, '\\033[36m$1\\033[39m\\033[2m$2\\033[22m');
       const quoted = coloured.split('\n').map((line) => `'${line.replace(/'/g, `'\\''`)}'`);
-      const failed = nextEnd(terminal);
       // A pause before printing, as a test run has: VS Code can report the start of a command that
       // prints at once after its output, and passes none of it on (about 1 run in 25 here). The
       // extension then reads the terminal's buffer, but only for the latest command: the `cd`
       // below would leave the output unread.
-      integration.executeCommand(`sleep 0.2; echo building; printf '%b\\n' ${quoted.join(' ')}; false`);
-      assert.equal(await failed, 1, 'the command failed, as a test run does');
+      const exitCode = await executed(terminal, integration, `sleep 0.2; echo building; printf '%b\\n' ${quoted.join(' ')}; false`);
+      assert.equal(exitCode, 1, 'the command failed, as a test run does');
       // Then a command that prints nothing, as `cd` or `clear` would: the failure is still what is located.
-      const quiet = nextEnd(terminal);
-      integration.executeCommand('cd .');
-      assert.equal(await quiet, 0);
+      assert.equal(await executed(terminal, integration, 'cd .'), 0);
       // The extension reads the output as it streams; its last chunk may land a moment after the end.
       const deadline = Date.now() + 10_000;
       let answer: FolderLocateAnswer | undefined;
@@ -117,17 +114,13 @@ suite('Locate from Issue or Stack Trace', () => {
     try {
       const integration = terminal.shellIntegration ?? (await shellIntegrationOf(terminal));
       const commandLine = `printf 'TypeError: boom\\n    at runQuery (src/query.ts:12:9)\\n'`;
-      const ended = nextEnd(terminal);
-      integration.executeCommand(commandLine);
-      await ended;
+      await executed(terminal, integration, commandLine);
       await vscode.env.clipboard.writeText('what the user copied');
       const buffered = await lastCommandInBuffer();
       assert.equal(buffered?.commandLine, commandLine);
       assert.equal(buffered.output.trim(), 'TypeError: boom\n    at runQuery (src/query.ts:12:9)');
       assert.equal(await vscode.env.clipboard.readText(), 'what the user copied');
-      const quiet = nextEnd(terminal);
-      integration.executeCommand('cd .');
-      await quiet;
+      await executed(terminal, integration, 'cd .');
       assert.deepEqual(await lastCommandInBuffer(), { commandLine: 'cd .', output: '' }, 'a command that printed nothing');
     } finally {
       terminal.dispose();
@@ -146,15 +139,18 @@ suite('Locate from Issue or Stack Trace', () => {
   });
 });
 
-/** The exit code of the next command that ends in `terminal`. */
-function nextEnd(terminal: vscode.Terminal): Promise<number | undefined> {
-  return new Promise((resolve) => {
+/** Runs `commandLine` in `terminal` and resolves with its exit code once it has ended. */
+function executed(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration, commandLine: string): Promise<number | undefined> {
+  // Listening before it runs, so that its end cannot be missed.
+  const ended = new Promise<number | undefined>((resolve) => {
     const subscription = vscode.window.onDidEndTerminalShellExecution((event) => {
       if (event.terminal !== terminal) return;
       subscription.dispose();
       resolve(event.exitCode);
     });
   });
+  integration.executeCommand(commandLine);
+  return ended;
 }
 
 /** The terminal's shell integration, once its shell has started and reported in. */
