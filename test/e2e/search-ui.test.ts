@@ -31,6 +31,10 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await screenshot('quick-pick');
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    // The preview of the active row already selected the chunk, without focus; the result is open
+    // once its editor has the focus. Before that, the next test's palette could lose the focus to
+    // it, and its keystrokes land in the document.
+    await page.locator('.monaco-editor.focused').waitFor();
     await page.locator(SELECTION, { hasText: 'selected' }).waitFor();
     assert.match(await page.locator(SELECTION).innerText(), /Ln \d+, Col \d+ \(\d+ selected\)/);
   });
