@@ -92,20 +92,37 @@ app.append(query, filters, status, note, list, more);
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 // The host's first state, which answers 'ready', brings the setting; nothing is typed before that,
-// and a query restored from the view's state need not wait.
+// and a query restored from the view's state goes with 'ready'.
 let debounceMs = 0;
 let last: Extract<HostNotification, { type: 'results' }> | undefined;
+/** The workspace folder a restored view had chosen, until the host's first state lists the folders. */
+let restoredFolder: string | undefined;
 
 function currentFilters(): PanelFilters {
   const kind = kindFilter.value;
   return { path: pathFilter.value.trim(), kind: kind === 'code' || kind === 'prose' ? kind : '', folder: folderFilter.value ?? '' };
 }
 
+/**
+ * What the view keeps in its state. VS Code loads a view's page again after a window reload, or
+ * after dropping a hidden view (the panel does not ask to be retained), and the search box, the
+ * filters and the grouping should be as the person left them.
+ */
+interface SavedView {
+  query: string;
+  filters: PanelFilters;
+  grouped: boolean;
+}
+
+function save(): void {
+  vscode.setState({ query: query.value, filters: currentFilters(), grouped: grouped.checked } satisfies SavedView);
+}
+
 function schedule(): void {
   clearTimeout(timer);
   timer = setTimeout(() => {
     const text = query.value;
-    vscode.setState({ query: text });
+    save();
     // An empty query is sent too: the host stops refreshing the one before it.
     vscode.postMessage({ type: 'search', query: text, filters: currentFilters() });
     if (text.trim() === '') {
@@ -122,7 +139,10 @@ query.addEventListener('input', schedule);
 pathFilter.addEventListener('input', schedule);
 kindFilter.addEventListener('change', schedule);
 folderFilter.addEventListener('change', schedule);
-grouped.addEventListener('change', () => last && renderResults(last));
+grouped.addEventListener('change', () => {
+  save();
+  if (last) renderResults(last);
+});
 
 function renderState(state: PanelState): void {
   status.replaceChildren();
@@ -154,7 +174,9 @@ function renderState(state: PanelState): void {
   actions.append(state.phase === 'indexing' ? action('Pause', 'pause') : state.phase === 'paused' ? action('Resume', 'resume') : action('Rebuild', 'rebuild'));
   status.append(actions);
 
-  const selected = folderFilter.value;
+  // The folder a restored view had chosen is an option only once the host has named its folders.
+  const selected = restoredFolder ?? folderFilter.value;
+  restoredFolder = undefined;
   folderFilter.replaceChildren();
   for (const [value, label] of [['', 'All folders'], ...state.folders.map((f) => [f.id, f.name])] as Array<[string, string]>) {
     const option = custom<HTMLElement>('vscode-option', { value });
@@ -360,9 +382,15 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
   }
 });
 
-const saved = vscode.getState() as { query?: string } | undefined;
-if (saved?.query) {
-  query.value = saved.query;
-  schedule();
-}
-vscode.postMessage({ type: 'ready' });
+const saved = vscode.getState() as Partial<SavedView> | undefined;
+const savedFilters: PanelFilters = { path: '', kind: '', folder: '', ...saved?.filters };
+query.value = saved?.query ?? '';
+pathFilter.value = savedFilters.path;
+kindFilter.value = savedFilters.kind;
+restoredFolder = savedFilters.folder;
+grouped.checked = saved?.grouped ?? false;
+// The host answers with what the view showed last: the located files, or this search's results.
+// Searching from here could put an older search's results over the located files.
+const restore = query.value.trim() === '' ? undefined : { query: query.value, filters: savedFilters };
+if (restore) status.classList.add('busy');
+vscode.postMessage({ type: 'ready', ...(restore ? { restore } : {}) });

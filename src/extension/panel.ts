@@ -25,7 +25,10 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
    * first index still running, and whether its next page is on its way (a second click waits).
    */
   private lastSearch: { query: string; filters: PanelFilters; shown: number; partial: boolean; paging: boolean } | undefined;
-  /** The last located files shown, which `openLocated` indexes into, and where their text came from; sent again when the view (re)loads. */
+  /**
+   * The located files the view shows, which `openLocated` indexes into, and where their text came
+   * from; sent again when the view (re)loads. None once the view searched after them.
+   */
   private located: { answer: FolderLocateAnswer; source: string | undefined } | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
 
@@ -53,12 +56,17 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
         }
         switch (message.type) {
           case 'ready':
+            // A page loaded again shows what it showed before VS Code dropped it: the located files
+            // if they were shown last, else its search.
             this.postState();
             if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
             else if (this.located) this.postLocated(this.located.answer, this.located.source);
+            else if (message.restore) void this.search(message.restore.query, message.restore.filters);
             this.pendingQuery = undefined;
             return;
           case 'search':
+            // The view's list now answers the search: the located files are gone from it.
+            this.located = undefined;
             void this.search(message.query, message.filters);
             return;
           case 'more':

@@ -12,7 +12,8 @@ export interface PanelFilters {
 }
 
 export type ViewCommand =
-  | { type: 'ready' }
+  /** The view's page loaded; `restore` is the search it showed before VS Code dropped the page. */
+  | { type: 'ready'; restore?: { query: string; filters: PanelFilters } }
   | { type: 'search'; query: string; filters: PanelFilters }
   /** The next page of the last search, shown below its results. */
   | { type: 'more' }
@@ -79,10 +80,11 @@ export function isViewCommand(message: unknown): message is ViewCommand {
   const only = (...keys: string[]) => Object.keys(m).every((key) => key === 'type' || keys.includes(key));
   switch (m.type) {
     case 'ready':
+      return only('restore') && (m.restore === undefined || (isSearch(m.restore) && Object.keys(m.restore).length === 2));
     case 'more':
       return only();
     case 'search':
-      return only('query', 'filters') && typeof m.query === 'string' && m.query.length <= MAX_QUERY_CHARS && isFilters(m.filters);
+      return only('query', 'filters') && isSearch(m);
     case 'open':
       return only('index') && isIndex(m.index);
     case 'openLocated':
@@ -92,6 +94,13 @@ export function isViewCommand(message: unknown): message is ViewCommand {
     default:
       return false;
   }
+}
+
+/** Holds a query and its filters: `search`, and the search `ready` restores (which holds only those). */
+function isSearch(value: unknown): value is { query: string; filters: PanelFilters } {
+  if (typeof value !== 'object' || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return typeof s.query === 'string' && s.query.length <= MAX_QUERY_CHARS && isFilters(s.filters);
 }
 
 function isIndex(value: unknown): boolean {

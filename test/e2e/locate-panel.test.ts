@@ -6,8 +6,12 @@ import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
 suite('locating a stack trace', () => {
   test('a trace selected in an editor is located from the palette: the panel says where the text came from, ranks the files it points at, says why, and opens them at the frame and the chunk', async () => {
-    const { page, screenshot, commandPalette, waitForIndex, panel } = workbench();
+    const { page, screenshot, commandPalette, waitForIndex, panel, openPanel } = workbench();
     await waitForIndex();
+    // A search shown before the located files, which must not come back over them.
+    const searched = await openPanel();
+    await searched.locator('#query input').fill('content store');
+    await searched.locator('#note', { hasText: /^\d+ results in / }).waitFor();
     await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor();
@@ -42,6 +46,14 @@ suite('locating a stack trace', () => {
       "the store's chunks are symbols",
     );
     await screenshot('locate-panel');
+
+    // The panel's page loaded again (as after a window reload: a mark left on it tells the pages
+    // apart) shows the same located files, not the search before them.
+    const located = await view.locator('#results').innerText();
+    await view.locator('body').evaluate((body) => body.setAttribute('data-loaded-before', ''));
+    await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+    await view.locator('body:not([data-loaded-before]) #note', { hasText: /^Located \d+ files? from / }).waitFor();
+    assert.equal(await view.locator('#results').innerText(), located);
 
     // The file opens at the frame's line; its first chunk, the one holding that line, opens selected
     // whole; the frame's line under the file opens the file at that line again.

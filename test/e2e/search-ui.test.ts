@@ -257,6 +257,35 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test('the panel keeps its query, its filters and its grouping when its page is loaded again', async () => {
+    const { commandPalette, openPanel } = workbench();
+    const view = await openPanel();
+    const query = view.locator('#query input');
+    await query.waitFor();
+    await query.fill('content store expiry');
+    await view.locator('#path-filter input').fill('**/*.ts');
+    await view.locator('vscode-checkbox#group-by-file').click();
+    await view.locator('.group').first().waitFor();
+    await view.locator('.result div.where', { hasText: 'changelog.md' }).waitFor({ state: 'detached' });
+    const shown = await view.locator('#results').innerText();
+    // VS Code loads a view's page again after a window reload, or when it drops a hidden view (the
+    // panel does not ask to be retained): Reload Webviews does the same at once. A mark left on this
+    // page tells the two apart.
+    await view.locator('body').evaluate((body) => body.setAttribute('data-loaded-before', ''));
+    try {
+      await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+      await view.locator('body:not([data-loaded-before]) .group').first().waitFor();
+      assert.equal(await view.locator('#query input').inputValue(), 'content store expiry');
+      assert.equal(await view.locator('#path-filter input').inputValue(), '**/*.ts');
+      assert.equal(await view.locator('#results').innerText(), shown, 'the same results, grouped by file, the note left out');
+    } finally {
+      // The tests after this one search without a path, ranked.
+      await view.locator('#path-filter input').fill('');
+      await view.locator('vscode-checkbox#group-by-file').click();
+      await view.locator('.group').first().waitFor({ state: 'detached' });
+    }
+  });
+
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
     const { page, screenshot, panel } = workbench();
     const view = panel();

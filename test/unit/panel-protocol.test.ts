@@ -7,6 +7,7 @@ const filters = { path: '', kind: '', folder: '' };
 
 test('the messages the panel sends are accepted', () => {
   assert.ok(isViewCommand({ type: 'ready' }));
+  assert.ok(isViewCommand({ type: 'ready', restore: { query: 'content store', filters: { path: '**/*.ts', kind: 'code', folder: '' } } }));
   assert.ok(isViewCommand({ type: 'search', query: 'content store', filters }));
   assert.ok(isViewCommand({ type: 'search', query: 'x', filters: { path: 'src/**', kind: 'code', folder: 'file:///w/app' } }));
   assert.ok(isViewCommand({ type: 'open', index: 0 }));
@@ -39,6 +40,10 @@ test('malformed and unknown messages are refused', () => {
     [{ type: 'ready' }],
     { type: 'runCommand', command: 'workbench.action.terminal.new' },
     { type: 'ready', command: 'x' },
+    { type: 'ready', restore: { query: 'x' } },
+    { type: 'ready', restore: { query: 'x', filters: { ...filters, kind: 'binary' } } },
+    { type: 'ready', restore: { query: 'x', filters, dbFile: '/tmp/evil.db' } },
+    { type: 'ready', restore: { query: 'x'.repeat(10_001), filters } },
     { type: 'search', query: 42, filters },
     { type: 'search', query: 'x' },
     { type: 'search', query: 'x', filters: { ...filters, kind: 'binary' } },
