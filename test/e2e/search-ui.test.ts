@@ -257,6 +257,39 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test('the keyboard moves from the search box through the results, shows and hides an explanation, and opens a result', async () => {
+    const { page, openPanel } = workbench();
+    const view = await openPanel();
+    const query = view.locator('#query input');
+    await query.waitFor();
+    await query.fill('content store expiry');
+    // This query's results, not the ones an earlier test left in the panel.
+    await view.locator('.result', { hasText: 'learned expiry' }).waitFor();
+    const results = view.locator('.result');
+    const focused = (locator: typeof results) => locator.evaluate((element) => element === element.ownerDocument.activeElement);
+    assert.equal(await view.locator('#results button[tabindex="0"]').count(), 1, 'Tab reaches the list once');
+
+    await page.keyboard.press('ArrowDown');
+    assert.ok(await focused(results.nth(0).locator('button.open')), 'Down from the search box focuses the first result');
+    await page.keyboard.press('ArrowDown');
+    const second = results.nth(1);
+    assert.ok(await focused(second.locator('button.open')), 'Down again, the second');
+    await page.keyboard.press('ArrowRight');
+    await second.locator('.explain').waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await second.locator('.explain').waitFor({ state: 'detached' });
+    assert.ok(await focused(second.locator('button.open')), 'the result keeps the focus');
+    assert.equal(await second.locator('button.open').getAttribute('tabindex'), '0', 'and is where Tab comes back to');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    assert.ok(await focused(view.locator('#query')), 'Up from the first result goes back to the search box');
+
+    await page.keyboard.press('ArrowDown');
+    const file = (await results.nth(0).locator('.file').innerText()).trim();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: file }).waitFor();
+  });
+
   test('the panel keeps its query, its filters and its grouping when its page is loaded again', async () => {
     const { commandPalette, openPanel } = workbench();
     const view = await openPanel();
