@@ -79,7 +79,12 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerAgentSupport({ client, index, settings: () => settings, log }, context.extensionPath, version),
     command('fusedSearch.search', () => showSearchQuickPick(quickPickDeps)),
     command('fusedSearch.searchSelection', () => showSearchQuickPick(quickPickDeps, selectionText())),
-    command('fusedSearch.searchInPanel', () => panel.reveal()),
+    // As Find in Files does, a selection within one line fills the search box; a longer one is
+    // seldom a query, and the box keeps what it held.
+    command('fusedSearch.searchInPanel', () => {
+      const selected = selectionText();
+      return panel.reveal(selected && !selected.includes('\n') ? selected : undefined);
+    }),
     command('fusedSearch.rebuildIndex', () => index.rebuild()),
     command('fusedSearch.pauseIndexing', () => index.pause()),
     command('fusedSearch.resumeIndexing', () => index.resume()),

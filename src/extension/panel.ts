@@ -65,8 +65,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             this.pendingQuery = undefined;
             return;
           case 'search':
-            // The view's list now answers the search: the located files are gone from it.
+            // The view's list now answers the search: the located files are gone from it, and a
+            // query the host was to fill in was filled in or typed over (else a later page load
+            // would fill it in again).
             this.located = undefined;
+            this.pendingQuery = undefined;
             void this.search(message.query, message.filters);
             return;
           case 'more':

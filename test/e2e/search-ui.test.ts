@@ -257,6 +257,26 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test('Search in Panel searches for the words selected on a line of the editor', async () => {
+    const { page, commandPalette, openPanel } = workbench();
+    await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    await page.locator('.editor-instance .monaco-editor').first().waitFor();
+    await page.keyboard.insertText('rank fusion');
+    await page.keyboard.press('ControlOrMeta+A');
+    try {
+      const view = await openPanel();
+      await view
+        .locator('.result', { hasText: /fusion/i })
+        .first()
+        .waitFor();
+      assert.equal(await view.locator('#query input').inputValue(), 'rank fusion');
+    } finally {
+      // Reverted first, or closing the untitled editor would ask.
+      await (await commandPalette('Revert and Close', 'View: Revert and Close Editor')).click();
+      await page.locator('.tab', { hasText: 'Untitled' }).waitFor({ state: 'detached' });
+    }
+  });
+
   test('the keyboard moves from the search box through the results, shows and hides an explanation, and opens a result', async () => {
     const { page, openPanel } = workbench();
     const view = await openPanel();
