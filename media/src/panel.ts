@@ -141,7 +141,8 @@ kindFilter.addEventListener('change', schedule);
 folderFilter.addEventListener('change', schedule);
 // The keyboard moves through the results as through VS Code's own lists: Down from the search box
 // to the first result, Up and Down between results, Home and End, Right and Left to show and hide a
-// result's explanation. Tab reaches the list once, not twice for every result.
+// result's explanation, Enter to open one (Ctrl+Enter to the side). Tab reaches the list once, not
+// twice for every result.
 query.addEventListener('keydown', (event) => {
   if (event.key !== 'ArrowDown') return;
   const first = listStops()[0];
@@ -172,6 +173,11 @@ list.addEventListener('keydown', (event) => {
     case 'ArrowRight':
     case 'ArrowLeft':
       if (toggle && expanded === (event.key === 'ArrowLeft')) toggle.click();
+      break;
+    case 'Enter':
+      // Enter clicks a button, Ctrl+Enter does not: clicked here with the key held, it opens to the side.
+      if (!event.ctrlKey && !event.metaKey) return;
+      stops[at]!.dispatchEvent(new MouseEvent('click', { ctrlKey: event.ctrlKey, metaKey: event.metaKey }));
       break;
     default:
       return;
@@ -323,7 +329,8 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
     toggle.setAttribute('aria-expanded', String(Boolean(details)));
     toggle.replaceChildren(icon(details ? 'chevron-down' : 'chevron-right'));
   });
-  open.addEventListener('click', () => vscode.postMessage({ type: 'open', index }));
+  // Ctrl (Cmd on a Mac) with a click or Enter opens the result beside the editor, as in VS Code's lists.
+  open.addEventListener('click', (event) => vscode.postMessage({ type: 'open', index, ...(event.ctrlKey || event.metaKey ? { toSide: true } : {}) }));
   return item;
 }
 

@@ -76,7 +76,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             void this.more();
             return;
           case 'open':
-            void this.deps.model.openAt(message.index);
+            void this.deps.model.openAt(message.index, { toSide: message.toSide });
             return;
           case 'openLocated': {
             const file = this.located?.answer.files[message.index];

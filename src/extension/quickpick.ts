@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { copiesCount, partialNote } from '../core/describe.ts';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
-import { openResult, resultRange, resultUri, type ResultsModel } from './results.ts';
+import { openResult, resultRange, resultUri, type OpenOptions, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
 import { correctedQuery } from '../protocol/corrections.ts';
 
@@ -19,6 +19,8 @@ export function oneLine(text: string, max = 140): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+const OPEN_TO_SIDE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('split-horizontal'), tooltip: 'Open to the Side' };
+
 export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
   const icon = result.kind === 'code' ? '$(symbol-method)' : '$(book)';
   const where = `${multiRoot ? `${result.folderName} › ` : ''}${result.path}:${result.startLine}`;
@@ -28,6 +30,7 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
     description: `${where} · ${result.stage}${meaning ? ` · semantic #${meaning.rank}, cosine ${meaning.cosine.toFixed(2)}` : ''}${result.copies ? ` · ${copiesCount(result.copies)}` : ''}`,
     detail: oneLine(result.snippet),
     alwaysShow: true,
+    buttons: [OPEN_TO_SIDE],
     result,
   };
 }
@@ -59,6 +62,9 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   pick.matchOnDetail = false;
   const before = vscode.window.activeTextEditor;
   const restore = before && { document: before.document, selection: before.selection, visible: before.visibleRanges[0], column: before.viewColumn };
+  const openBefore = new Set(openTabUris());
+  /** Files the previews showed: the preview tab they leave is closed when the pick does not open it. */
+  const previewed = new Set<string>();
   let accepted = false;
   let hidden = false;
   let timer: NodeJS.Timeout | undefined;
@@ -105,6 +111,29 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     pick.items = items.length > 0 ? items : [{ label: '$(info) No results', alwaysShow: true }];
   };
 
+  /** Shows the editor the pick started from again, and closes the preview tab its previews left. */
+  const putBack = async () => {
+    if (restore) {
+      const editor = await vscode.window.showTextDocument(restore.document, { viewColumn: restore.column, selection: restore.selection, preview: false });
+      if (restore.visible) editor.revealRange(restore.visible, vscode.TextEditorRevealType.AtTop);
+    }
+    const left = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter(
+        (tab) =>
+          tab.isPreview && tab.input instanceof vscode.TabInputText && previewed.has(tab.input.uri.toString()) && !openBefore.has(tab.input.uri.toString()),
+      );
+    if (left.length > 0) await vscode.window.tabGroups.close(left);
+  };
+  const open = async (result: FolderResult, options: OpenOptions = {}) => {
+    accepted = true;
+    deps.model.current = deps.model.results.indexOf(result);
+    pick.hide();
+    // Beside the editor the pick started from, not beside a preview.
+    if (options.toSide) await putBack();
+    await openResult(result, options);
+  };
+
   disposables.push(
     deps.indexChanged(() => {
       // Asked again as typed now; a keystroke waiting out its debounce will ask itself.
@@ -121,6 +150,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     pick.onDidChangeActive(async ([item]) => {
       if (!item?.result || accepted) return;
       const mine = ++previews;
+      previewed.add(resultUri(item.result).toString());
       try {
         const editor = await openResult(item.result, { preview: true, preserveFocus: true });
         // A preview that opens after the pick closed would set a disposed decoration type.
@@ -138,21 +168,17 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       // as the item at the old position in the new list — possibly the "showing results for"
       // separator, which has no result, and Enter would do nothing. Open a result in any case.
       const item = [...pick.selectedItems, ...pick.activeItems].find((i) => i.result) ?? pick.items.find((i) => i.result);
-      if (!item?.result) return;
-      accepted = true;
-      deps.model.current = deps.model.results.indexOf(item.result);
-      pick.hide();
-      await openResult(item.result);
+      if (item?.result) await open(item.result);
+    }),
+    pick.onDidTriggerItemButton(async ({ item }) => {
+      if (item.result) await open(item.result, { toSide: true });
     }),
     pick.onDidHide(async () => {
       hidden = true;
       clearTimeout(timer);
       for (const d of disposables) d.dispose();
       pick.dispose();
-      if (!accepted && restore) {
-        const editor = await vscode.window.showTextDocument(restore.document, { viewColumn: restore.column, selection: restore.selection, preview: false });
-        if (restore.visible) editor.revealRange(restore.visible, vscode.TextEditorRevealType.AtTop);
-      }
+      if (!accepted) await putBack();
     }),
   );
   pick.show();
@@ -161,6 +187,12 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     void run(initial);
   }
   return pick;
+}
+
+function openTabUris(): string[] {
+  return vscode.window.tabGroups.all.flatMap((group) =>
+    group.tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.toString()] : [])),
+  );
 }
 
 export { resultUri };

@@ -19,22 +19,26 @@ export function resultRange(result: { startLine: number; endLine: number }, docu
   return new vscode.Range(start, 0, end, endChar);
 }
 
-export async function openResult(result: FolderResult, options: { preview?: boolean; preserveFocus?: boolean } = {}): Promise<vscode.TextEditor> {
+/** How a result opens: as a preview, keeping the focus where it is, beside the active editor. */
+export interface OpenOptions {
+  preview?: boolean;
+  preserveFocus?: boolean;
+  toSide?: boolean;
+}
+
+export async function openResult(result: FolderResult, options: OpenOptions = {}): Promise<vscode.TextEditor> {
   return openLines(result.absPath, result, options);
 }
 
 /** Opens a file with its 1-based lines selected and in view. */
-export async function openLines(
-  absPath: string,
-  lines: { startLine: number; endLine: number },
-  options: { preview?: boolean; preserveFocus?: boolean } = {},
-): Promise<vscode.TextEditor> {
+export async function openLines(absPath: string, lines: { startLine: number; endLine: number }, options: OpenOptions = {}): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absPath));
   const range = resultRange(lines, document);
   const editor = await vscode.window.showTextDocument(document, {
     preview: options.preview ?? false,
     preserveFocus: options.preserveFocus ?? false,
     selection: range,
+    ...(options.toSide ? { viewColumn: vscode.ViewColumn.Beside } : {}),
   });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
@@ -80,11 +84,11 @@ export class ResultsModel implements vscode.Disposable {
     return this.openAt(this.current);
   }
 
-  async openAt(index: number): Promise<FolderResult | undefined> {
+  async openAt(index: number, options: OpenOptions = {}): Promise<FolderResult | undefined> {
     const result = this.results[index];
     if (!result) return undefined;
     this.current = index;
-    await openResult(result);
+    await openResult(result, options);
     this.changed.fire();
     return result;
   }

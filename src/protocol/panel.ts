@@ -17,7 +17,8 @@ export type ViewCommand =
   | { type: 'search'; query: string; filters: PanelFilters }
   /** The next page of the last search, shown below its results. */
   | { type: 'more' }
-  | { type: 'open'; index: number }
+  /** Open the result at `index`; `toSide` beside the active editor (Ctrl or Cmd held). */
+  | { type: 'open'; index: number; toSide?: boolean }
   /** Open the located file at `index` at its chunk `chunk` (default its best): indexes into the answer the host holds. */
   | { type: 'openLocated'; index: number; chunk?: number }
   | { type: 'index'; action: 'rebuild' | 'pause' | 'resume' };
@@ -86,7 +87,7 @@ export function isViewCommand(message: unknown): message is ViewCommand {
     case 'search':
       return only('query', 'filters') && isSearch(m);
     case 'open':
-      return only('index') && isIndex(m.index);
+      return only('index', 'toSide') && isIndex(m.index) && (m.toSide === undefined || typeof m.toSide === 'boolean');
     case 'openLocated':
       return only('index', 'chunk') && isIndex(m.index) && (m.chunk === undefined || isIndex(m.chunk));
     case 'index':

@@ -310,6 +310,77 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await page.locator('.tab.active', { hasText: file }).waitFor();
   });
 
+  test("a result opens to the side from the quick pick's item button and from the panel with Ctrl held; previews leave no tab behind", async () => {
+    const { page, commandPalette, openPanel } = workbench();
+    const groups = page.locator('.editor-group-container');
+    const closeGroups = async () => {
+      await (await commandPalette('Close All Editor Groups', 'View: Close All Editor Groups')).click();
+      await groups.nth(1).waitFor({ state: 'detached' });
+    };
+    // One editor open, none of the earlier tests' left, the result's neighbour beside it.
+    await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
+    await page.locator('.tab').first().waitFor({ state: 'detached' });
+    await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    await groups.first().locator('.tab', { hasText: 'Untitled' }).waitFor();
+
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input[placeholder^="Search the workspace"]');
+    const item = widget.locator('[role="option"]', { hasText: /changelog\.md:\d+/ }).first();
+    // The untitled editor alone: its number depends on the editors earlier tests opened.
+    const firstGroupTabs = async () => (await groups.first().locator('.tab').allInnerTexts()).map((tab) => tab.trim().replace(/^Untitled-\d+$/, 'Untitled'));
+    const searchFor = async (query: string) => {
+      await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+      await input.waitFor();
+      await input.pressSequentially(query, { delay: 30 });
+      await item.waitFor();
+    };
+
+    // Closed without a choice, the pick puts the editor back and closes the tab its previews used.
+    await searchFor('content store expiry');
+    await groups
+      .first()
+      .locator('.tab', { hasText: /changelog\.md|store\.ts/ })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden' });
+    await groups
+      .first()
+      .locator('.tab', { hasText: /changelog\.md|store\.ts/ })
+      .first()
+      .waitFor({ state: 'detached' });
+    assert.deepEqual(await firstGroupTabs(), ['Untitled'], 'only the editor the pick started from');
+
+    await searchFor('content store expiry');
+    await item.hover();
+    await item.getByRole('button', { name: 'Open to the Side' }).click();
+    await groups.nth(1).locator('.tab.active', { hasText: 'changelog.md' }).waitFor();
+    assert.deepEqual(await firstGroupTabs(), ['Untitled'], 'beside the editor the pick started from, no preview left');
+    await closeGroups();
+
+    await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    const view = await openPanel();
+    const query = view.locator('#query input');
+    await query.fill('content store expiry');
+    await view.locator('.result', { hasText: 'learned expiry' }).waitFor();
+    await view
+      .locator('.result', { hasText: 'learned expiry' })
+      .locator('button.open')
+      .click({ modifiers: ['ControlOrMeta'] });
+    await groups.nth(1).locator('.tab.active', { hasText: 'changelog.md' }).waitFor();
+    await closeGroups();
+
+    // And from the keyboard: Ctrl+Enter on the result the arrows reached.
+    await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    await openPanel();
+    await query.focus();
+    await page.keyboard.press('ArrowDown');
+    const first = (await view.locator('.result').first().locator('.file').innerText()).trim();
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await groups.nth(1).locator('.tab.active', { hasText: first }).waitFor();
+    await closeGroups();
+  });
+
   test('the panel keeps its query, its filters and its grouping when its page is loaded again', async () => {
     const { commandPalette, openPanel } = workbench();
     const view = await openPanel();

@@ -11,6 +11,7 @@ test('the messages the panel sends are accepted', () => {
   assert.ok(isViewCommand({ type: 'search', query: 'content store', filters }));
   assert.ok(isViewCommand({ type: 'search', query: 'x', filters: { path: 'src/**', kind: 'code', folder: 'file:///w/app' } }));
   assert.ok(isViewCommand({ type: 'open', index: 0 }));
+  assert.ok(isViewCommand({ type: 'open', index: 3, toSide: true }));
   assert.ok(isViewCommand({ type: 'index', action: 'rebuild' }));
   assert.ok(isViewCommand({ type: 'more' }));
 });
@@ -53,6 +54,7 @@ test('malformed and unknown messages are refused', () => {
     { type: 'index', action: 'delete' },
     { type: 'index', action: 'rebuild', folder: '/etc' },
     { type: 'more', offset: 10_000 },
+    { type: 'open', index: 0, toSide: 'beside' },
   ]) {
     assert.equal(isViewCommand(message), false, JSON.stringify(message)?.slice(0, 80));
   }
