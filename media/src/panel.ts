@@ -444,6 +444,16 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
       query.value = message.query;
       schedule();
       break;
+    case 'clear':
+      clearTimeout(timer);
+      query.value = '';
+      last = undefined;
+      list.replaceChildren();
+      note.textContent = '';
+      more.hidden = true;
+      status.classList.remove('busy');
+      save();
+      break;
   }
 });
 

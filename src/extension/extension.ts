@@ -107,7 +107,10 @@ export function activate(context: vscode.ExtensionContext): void {
     command('fusedSearch.nextResult', () => model.go(1)),
     command('fusedSearch.previousResult', () => model.go(-1)),
     command('fusedSearch.openResult', (i: number) => model.openAt(i)),
-    command('fusedSearch.clearResults', () => model.clear()),
+    command('fusedSearch.clearResults', () => {
+      model.clear();
+      panel.clear();
+    }),
     command('fusedSearch.findSimilar', async (folder: string, chunkId: number) => {
       const answer = await client.search({ type: 'similar', folder, chunkId, options: settings.search });
       if (!answer.ok) return log.error(`find similar failed: ${answer.error.message}`);

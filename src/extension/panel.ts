@@ -20,11 +20,14 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   private readonly disposables: vscode.Disposable[] = [];
   private readonly media: vscode.Uri;
   private pendingQuery: string | undefined;
+  /** Clear Results emptied the view, and it has not searched since: a page loaded again stays empty. */
+  private cleared = false;
   /**
-   * The view's newest search: how many of its results the view shows, whether they came from a
-   * first index still running, and whether its next page is on its way (a second click waits).
+   * The view's newest search: the results the view lists (every page shown), how many, whether they
+   * came from a first index still running, and whether its next page is on its way (a second click
+   * waits).
    */
-  private lastSearch: { query: string; filters: PanelFilters; shown: number; partial: boolean; paging: boolean } | undefined;
+  private lastSearch: { query: string; filters: PanelFilters; listed?: SearchAnswer; shown: number; partial: boolean; paging: boolean } | undefined;
   /**
    * The located files the view shows, which `openLocated` indexes into, and where their text came
    * from; sent again when the view (re)loads. None once the view searched after them.
@@ -61,6 +64,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             this.postState();
             if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
             else if (this.located) this.postLocated(this.located.answer, this.located.source);
+            else if (this.cleared) this.post({ type: 'clear' });
             else if (message.restore) void this.search(message.restore.query, message.restore.filters);
             this.pendingQuery = undefined;
             return;
@@ -70,14 +74,21 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             // would fill it in again).
             this.located = undefined;
             this.pendingQuery = undefined;
+            this.cleared = false;
             void this.search(message.query, message.filters);
             return;
           case 'more':
             void this.more();
             return;
-          case 'open':
+          case 'open': {
+            // The list clicked is the view's, whatever the quick pick searched since: the results
+            // CodeLens marks and next/previous move through become the view's again.
+            const listed = this.lastSearch?.listed;
+            if (!listed) return;
+            if (this.deps.model.answer !== listed) this.deps.model.set(listed);
             void this.deps.model.openAt(message.index, { toSide: message.toSide });
             return;
+          }
           case 'openLocated': {
             const file = this.located?.answer.files[message.index];
             if (!file) return;
@@ -110,10 +121,20 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     }
   }
 
+  /** Empties the view: its search box, and the results or located files it lists. */
+  clear(): void {
+    this.lastSearch = undefined;
+    this.located = undefined;
+    this.pendingQuery = undefined;
+    this.cleared = true;
+    this.post({ type: 'clear' });
+  }
+
   /** Shows the panel with the files a `locate` answer ranks. */
   async showLocated(answer: FolderLocateAnswer, source?: string): Promise<void> {
     this.located = { answer, source };
     this.pendingQuery = undefined;
+    this.cleared = false;
     await vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
     // A view resolved by the focus above asks with 'ready', which sends the answer.
     this.postLocated(answer, source);
@@ -129,7 +150,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     if (!search) return;
     const page = await this.nextPage(search);
     if (!page) return;
-    this.deps.model.set(page.answer);
+    search.listed = page.answer;
+    this.deps.model.set(search.listed);
     search.partial = page.answer.partial !== undefined;
     this.postPage(search, page);
   }
@@ -141,8 +163,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     search.paging = true;
     const page = await this.nextPage(search).finally(() => (search.paging = false));
     // A search typed meanwhile replaced the one this page continues.
-    if (!page || this.lastSearch !== search) return;
-    this.deps.model.append(page.answer);
+    if (!page || this.lastSearch !== search || !search.listed) return;
+    const following = this.deps.model.answer === search.listed;
+    search.listed = { ...search.listed, results: [...search.listed.results, ...page.answer.results] };
+    // Unless the quick pick has searched since, CodeLens and next/previous reach the new page too.
+    if (following) this.deps.model.extend(search.listed);
     this.postPage(search, page);
   }
 

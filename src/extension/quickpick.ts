@@ -70,6 +70,8 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   let timer: NodeJS.Timeout | undefined;
   let generation = 0;
   let previews = 0;
+  /** The newest preview's open: closing the pick waits for it, or it could open over what closing shows. */
+  let previewing: Promise<unknown> = Promise.resolve();
   /** The items shown came from a first index still running: more may have been indexed since. */
   let partial = false;
   // The pick owns its preview highlight: disposing the type on hide also takes it off every editor.
@@ -113,6 +115,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
 
   /** Shows the editor the pick started from again, and closes the preview tab its previews left. */
   const putBack = async () => {
+    await previewing;
     if (restore) {
       const editor = await vscode.window.showTextDocument(restore.document, { viewColumn: restore.column, selection: restore.selection, preview: false });
       if (restore.visible) editor.revealRange(restore.visible, vscode.TextEditorRevealType.AtTop);
@@ -131,6 +134,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
     pick.hide();
     // Beside the editor the pick started from, not beside a preview.
     if (options.toSide) await putBack();
+    else await previewing;
     await openResult(result, options);
   };
 
@@ -148,16 +152,18 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       }, deps.settings().debounceMs);
     }),
     pick.onDidChangeActive(async ([item]) => {
-      if (!item?.result || accepted) return;
+      if (!item?.result || accepted || hidden) return;
       const mine = ++previews;
       previewed.add(resultUri(item.result).toString());
       try {
-        const editor = await openResult(item.result, { preview: true, preserveFocus: true });
+        const opening = openResult(item.result, { preview: true, preserveFocus: true });
+        previewing = opening.catch(() => undefined);
+        const editor = await opening;
         // A preview that opens after the pick closed would set a disposed decoration type.
         if (!hidden) editor.setDecorations(highlight, [resultRange(item.result, editor.document)]);
       } catch (error) {
-        // VS Code refuses an open that a later one superseded: the next item's preview, the accepted
-        // result, or the editor put back on hide. Only a preview still wanted failed for a reason.
+        // VS Code refuses an open that a later one superseded: the next item's preview (closing the
+        // pick waits for the newest). Only a preview still wanted failed for a reason.
         const message = `cannot preview ${item.result.path}: ${String(error)}`;
         if (mine !== previews || accepted || hidden) deps.log.trace(message);
         else deps.log.warn(message);

@@ -61,10 +61,9 @@ export class ResultsModel implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Adds a later page of the same search below its results; the cursor stays where it is. */
-  append(page: SearchAnswer): void {
-    if (!this.answer) return this.set(page);
-    this.answer = { ...this.answer, results: [...this.answer.results, ...page.results] };
+  /** The same search's answer with a later page below its results: the cursor stays where it is. */
+  extend(answer: SearchAnswer): void {
+    this.answer = answer;
     this.changed.fire();
   }
 

@@ -63,8 +63,10 @@ export type HostNotification =
       /** Where the text was taken from, in words ("the clipboard", "the output of “npm test”"); none for a text given to the command. */
       source?: string;
     } & FolderLocateAnswer)
-  /** Fill the search box (Search Selection, tests) and run the query. */
-  | { type: 'setQuery'; query: string };
+  /** Fill the search box (Search in Panel with a selection) and run the query. */
+  | { type: 'setQuery'; query: string }
+  /** Empty the search box and the list (Clear Results). */
+  | { type: 'clear' };
 
 /** The longest query the panel may send; longer text is not a query anyone typed. */
 const MAX_QUERY_CHARS = 10_000;

@@ -410,6 +410,48 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
+  test("a result clicked in the panel is the panel's, whatever the quick pick searched since", async () => {
+    const { page, commandPalette, openPanel } = workbench();
+    const view = await openPanel();
+    await view.locator('#query input').fill('content store expiry');
+    const first = view.locator('.result').first();
+    await view.locator('.result', { hasText: 'learned expiry' }).waitFor();
+    const file = (await first.locator('.file').innerText()).trim();
+
+    await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('input[placeholder^="Search the workspace"]').pressSequentially('reciprocal rank fusion', { delay: 30 });
+    const other = widget.locator('[role="option"]').filter({ hasNotText: file }).first();
+    await other.waitFor();
+    assert.ok(!(await widget.locator('[role="option"]').first().innerText()).includes(file), `the quick pick's first result is not in ${file}`);
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden' });
+
+    await first.locator('button.open').click();
+    await page.locator('.tab.active', { hasText: file }).waitFor();
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: 'Fused #1 of' }).first().waitFor();
+  });
+
+  test("Clear Results empties the panel's search box and list, and its page loaded again stays empty", async () => {
+    const { page, commandPalette, openPanel } = workbench();
+    const view = await openPanel();
+    const query = view.locator('#query input');
+    await query.fill('content store expiry');
+    await view.locator('.result', { hasText: 'learned expiry' }).waitFor();
+    await (await commandPalette('Fused Search: Clear Results', 'Fused Search: Clear Results')).click();
+    await view.locator('.result').first().waitFor({ state: 'detached' });
+    assert.equal(await query.inputValue(), '');
+    assert.equal(await view.locator('#note').innerText(), '');
+
+    await view.locator('body').evaluate((body) => body.setAttribute('data-loaded-before', ''));
+    await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+    await view.locator('body:not([data-loaded-before]) #query input').waitFor();
+    // Time for a search the page might restore to answer.
+    await page.waitForTimeout(1_000);
+    assert.equal(await view.locator('.result').count(), 0);
+    assert.equal(await query.inputValue(), '');
+  });
+
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
     const { page, screenshot, panel } = workbench();
     const view = panel();
