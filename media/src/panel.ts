@@ -342,7 +342,8 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   const corrected = message.corrections.length > 0 ? `Showing results for ${correctedQuery(message.query, message.corrections)}` : '';
   const lane = message.semanticSkipped ? ` · semantic list skipped: ${message.semanticSkipped}` : '';
   const partial = message.partial ? ` · ${message.partial}` : '';
-  note.textContent = (corrected || `${message.results.length} results in ${message.elapsedMs.toFixed(0)} ms`) + lane + partial;
+  const like = message.similar ? ` ${message.query}` : '';
+  note.textContent = (corrected || `${message.results.length} results${like} in ${message.elapsedMs.toFixed(0)} ms`) + lane + partial;
   const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));
   const children: HTMLElement[] = [];
   if (message.results.length === 0) children.push(el('div', 'empty', 'No results.'));
@@ -427,6 +428,10 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
       renderState(message.state);
       break;
     case 'results':
+      if (message.similar) {
+        renderResults(message);
+        break;
+      }
       if (message.query !== query.value) break;
       // A later page goes below the results shown, numbered on from them.
       if (message.offset > 0 && last?.query === message.query) renderResults({ ...message, offset: 0, results: [...last.results, ...message.results] });

@@ -64,6 +64,17 @@ export function activate(context: vscode.ExtensionContext): void {
     const editor = vscode.window.activeTextEditor;
     return editor ? editor.document.getText(editor.selection).trim().slice(0, 500) : '';
   };
+  /** The narrowest indexed chunk holding the active editor's cursor. */
+  const chunkAtCursor = async (): Promise<{ folder: string; chunkId: number } | undefined> => {
+    const editor = vscode.window.activeTextEditor;
+    const where = editor && index.folderOf(editor.document.uri);
+    if (!editor || !where) return undefined;
+    const chunks = await client.request({ type: 'chunks', folder: where.spec.id, path: where.relPath });
+    const line = editor.selection.active.line + 1;
+    const holding = chunks.ok ? chunks.value.filter((c) => c.startLine <= line && line <= c.endLine) : [];
+    const narrowest = holding.sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+    return narrowest && { folder: where.spec.id, chunkId: narrowest.chunkId };
+  };
   const command = (id: string, run: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, run);
 
   // Disposed in reverse: views and providers before the index, the index before the worker.
@@ -111,13 +122,19 @@ export function activate(context: vscode.ExtensionContext): void {
       model.clear();
       panel.clear();
     }),
-    command('fusedSearch.findSimilar', async (folder: string, chunkId: number) => {
-      const answer = await client.search({ type: 'similar', folder, chunkId, options: settings.search });
+    // From a chunk's CodeLens, which names the chunk; from the palette or the editor's menu, the
+    // chunk under the cursor.
+    command('fusedSearch.findSimilar', async (folder?: unknown, chunkId?: unknown) => {
+      const chunk = typeof folder === 'string' && typeof chunkId === 'number' ? { folder, chunkId } : await chunkAtCursor();
+      if (!chunk) {
+        void vscode.window.showInformationMessage('Fused Search: put the cursor in an indexed file to find the chunks like the one it is in.');
+        return;
+      }
+      const answer = await client.search({ type: 'similar', ...chunk, options: settings.search });
       if (!answer.ok) return log.error(`find similar failed: ${answer.error.message}`);
       model.set(answer.value);
-      await panel.reveal();
+      await panel.showSimilar(answer.value);
       log.info(`${answer.value.query}: searched "${answer.value.searched}"`);
-      if (answer.value.results[0]) await model.openAt(0);
     }),
     // A text argument (tests, other extensions) is located as given.
     command('fusedSearch.locate', async (text?: unknown) =>

@@ -29,10 +29,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
    */
   private lastSearch: { query: string; filters: PanelFilters; listed?: SearchAnswer; shown: number; partial: boolean; paging: boolean } | undefined;
   /**
-   * The located files the view shows, which `openLocated` indexes into, and where their text came
-   * from; sent again when the view (re)loads. None once the view searched after them.
+   * What the view lists that it did not search for: the located files (which `openLocated` indexes
+   * into) and where their text came from, or the chunks like one (Find Similar Chunks). Sent again
+   * when the view (re)loads; none once the view searched after them.
    */
-  private located: { answer: FolderLocateAnswer; source: string | undefined } | undefined;
+  private pinned: { kind: 'located'; answer: FolderLocateAnswer; source: string | undefined } | { kind: 'similar'; answer: SearchAnswer } | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
 
   constructor(extensionUri: vscode.Uri, deps: PanelProvider['deps']) {
@@ -60,19 +61,19 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
         switch (message.type) {
           case 'ready':
             // A page loaded again shows what it showed before VS Code dropped it: the located files
-            // if they were shown last, else its search.
+            // or similar chunks if they were shown last, else its search.
             this.postState();
             if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
-            else if (this.located) this.postLocated(this.located.answer, this.located.source);
+            else if (this.pinned) this.postPinned(this.pinned);
             else if (this.cleared) this.post({ type: 'clear' });
             else if (message.restore) void this.search(message.restore.query, message.restore.filters);
             this.pendingQuery = undefined;
             return;
           case 'search':
-            // The view's list now answers the search: the located files are gone from it, and a
+            // The view's list now answers the search: the pinned list is gone from it, and a
             // query the host was to fill in was filled in or typed over (else a later page load
             // would fill it in again).
-            this.located = undefined;
+            this.pinned = undefined;
             this.pendingQuery = undefined;
             this.cleared = false;
             void this.search(message.query, message.filters);
@@ -83,14 +84,14 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
           case 'open': {
             // The list clicked is the view's, whatever the quick pick searched since: the results
             // CodeLens marks and next/previous move through become the view's again.
-            const listed = this.lastSearch?.listed;
+            const listed = this.pinned?.kind === 'similar' ? this.pinned.answer : this.lastSearch?.listed;
             if (!listed) return;
             if (this.deps.model.answer !== listed) this.deps.model.set(listed);
             void this.deps.model.openAt(message.index, { toSide: message.toSide });
             return;
           }
           case 'openLocated': {
-            const file = this.located?.answer.files[message.index];
+            const file = this.pinned?.kind === 'located' ? this.pinned.answer.files[message.index] : undefined;
             if (!file) return;
             // The file itself opens where its stack frame says the program was, else at its best chunk.
             const frameLine = message.chunk === undefined && file.line !== undefined ? { startLine: file.line, endLine: file.line } : undefined;
@@ -121,10 +122,10 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     }
   }
 
-  /** Empties the view: its search box, and the results or located files it lists. */
+  /** Empties the view: its search box, and the results, located files or similar chunks it lists. */
   clear(): void {
     this.lastSearch = undefined;
-    this.located = undefined;
+    this.pinned = undefined;
     this.pendingQuery = undefined;
     this.cleared = true;
     this.post({ type: 'clear' });
@@ -132,16 +133,34 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
 
   /** Shows the panel with the files a `locate` answer ranks. */
   async showLocated(answer: FolderLocateAnswer, source?: string): Promise<void> {
-    this.located = { answer, source };
+    await this.showPinned({ kind: 'located', answer, source });
+  }
+
+  /** Shows the panel with the chunks like one (Find Similar Chunks). */
+  async showSimilar(answer: SearchAnswer): Promise<void> {
+    await this.showPinned({ kind: 'similar', answer });
+  }
+
+  private async showPinned(pinned: NonNullable<PanelProvider['pinned']>): Promise<void> {
+    this.pinned = pinned;
+    // The view's search no longer shows: a first index's progress must not ask it again over these.
+    this.lastSearch = undefined;
     this.pendingQuery = undefined;
     this.cleared = false;
     await vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
-    // A view resolved by the focus above asks with 'ready', which sends the answer.
-    this.postLocated(answer, source);
+    // A view resolved by the focus above asks with 'ready', which sends them too.
+    this.postPinned(pinned);
   }
 
-  private postLocated(answer: FolderLocateAnswer, source: string | undefined): void {
-    this.post({ type: 'located', ...answer, summary: clueSummary(answer), ...(source ? { source } : {}), multiRoot: this.deps.index.folders.length > 1 });
+  private postPinned(pinned: NonNullable<PanelProvider['pinned']>): void {
+    const multiRoot = this.deps.index.folders.length > 1;
+    if (pinned.kind === 'located') {
+      const { answer, source } = pinned;
+      this.post({ type: 'located', ...answer, summary: clueSummary(answer), ...(source ? { source } : {}), multiRoot });
+      return;
+    }
+    const { query, results, elapsedMs } = pinned.answer;
+    this.post({ type: 'results', query, results, offset: 0, more: false, corrections: [], elapsedMs, multiRoot, similar: true });
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {

@@ -52,6 +52,8 @@ export type HostNotification =
       semanticSkipped?: string;
       /** Set while the first index runs: what the results are from, as the hosts word it. */
       partial?: string;
+      /** Find Similar Chunks' answer, whose query names the chunk ("similar to src/a.ts:12"): not the search box's. */
+      similar?: true;
     }
   | { type: 'failed'; query: string; message: string }
   /** The files a pasted issue or stack trace points at (Locate from Issue or Stack Trace). */

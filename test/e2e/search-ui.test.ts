@@ -452,6 +452,28 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     assert.equal(await query.inputValue(), '');
   });
 
+  test('Find Similar Chunks lists in the panel the chunks like the one under the cursor, again when the page loads again', async () => {
+    const { page, commandPalette, openPanel } = workbench();
+    const view = await openPanel();
+    await view.locator('#query input').fill('content store');
+    const store = view.locator('.result button.open', { hasText: 'ContentStore' }).first();
+    await store.waitFor();
+    await store.click();
+    await page.locator('.tab.active', { hasText: 'store.ts' }).waitFor();
+    await (await commandPalette('Fused Search: Find Similar', 'Fused Search: Find Similar Chunks')).click();
+    const note = view.locator('#note', { hasText: /^\d+ results similar to src\/store\.ts:\d+ in \d+ ms/ });
+    await note.waitFor();
+    const listed = await view.locator('#results').innerText();
+    assert.ok((await view.locator('.result').count()) > 0, 'some chunks are like it');
+    assert.equal(await view.locator('.result .title', { hasText: /^ContentStore$/ }).count(), 0, 'the chunk itself is not among them');
+    assert.equal(await view.locator('#query input').inputValue(), 'content store', 'the search box keeps what was typed');
+
+    await view.locator('body').evaluate((body) => body.setAttribute('data-loaded-before', ''));
+    await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+    await view.locator('body:not([data-loaded-before]) #note', { hasText: /similar to src\/store\.ts/ }).waitFor();
+    assert.equal(await view.locator('#results').innerText(), listed);
+  });
+
   test('a CodeLens marks each result chunk, and "next" jumps to the next result', async () => {
     const { page, screenshot, panel } = workbench();
     const view = panel();
