@@ -23,11 +23,11 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   /** Clear Results emptied the view, and it has not searched since: a page loaded again stays empty. */
   private cleared = false;
   /**
-   * The view's newest search: the results the view lists (every page shown), how many, whether they
-   * came from a first index still running, and whether its next page is on its way (a second click
-   * waits).
+   * The view's newest search: the results the view lists (every page shown; the next page starts
+   * after them), whether they came from a first index still running, and whether its next page is
+   * on its way (a second click waits).
    */
-  private lastSearch: { query: string; filters: PanelFilters; listed?: SearchAnswer; shown: number; partial: boolean; paging: boolean } | undefined;
+  private lastSearch: { query: string; filters: PanelFilters; listed?: SearchAnswer; partial: boolean; paging: boolean } | undefined;
   /**
    * What the view lists that it did not search for: the located files (which `openLocated` indexes
    * into) and where their text came from, or the chunks like one (Find Similar Chunks). Sent again
@@ -164,7 +164,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {
-    this.lastSearch = query.trim() === '' ? undefined : { query, filters, shown: 0, partial: false, paging: false };
+    this.lastSearch = query.trim() === '' ? undefined : { query, filters, partial: false, paging: false };
     const search = this.lastSearch;
     if (!search) return;
     const page = await this.nextPage(search);
@@ -190,9 +190,10 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     this.postPage(search, page);
   }
 
-  /** The search's results after the `shown` first, and whether a page after them has some. */
+  /** The search's results after those the view lists, and whether a page after them has some. */
   private async nextPage(search: NonNullable<PanelProvider['lastSearch']>): Promise<{ answer: SearchAnswer; more: boolean } | undefined> {
-    const { query, filters, shown: offset } = search;
+    const { query, filters } = search;
+    const offset = search.listed?.results.length ?? 0;
     const options = {
       ...this.deps.settings().search,
       offset,
@@ -214,7 +215,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       type: 'results',
       query: search.query,
       results,
-      offset: search.shown,
+      offset: answer.offset,
       more,
       corrections,
       elapsedMs,
@@ -222,7 +223,6 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       ...(semantic?.skipped ? { semanticSkipped: semantic.skipped } : {}),
       ...(partial ? { partial: partialNote(partial) } : {}),
     });
-    search.shown += results.length;
   }
 
   /** Sends the view the settings it applies itself (the debounce) after they changed. */
