@@ -64,9 +64,12 @@ function forPage(page: Page, host: WorkbenchHost): Workbench {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         await page.keyboard.press('F1');
-        await palette.locator('input').waitFor();
-        await page.keyboard.type(filter);
         try {
+          // Keys go wherever the focus is, and the palette takes it a moment after it shows (later
+          // still when F1 came from a webview), or loses it, and closes, to an editor a click opened:
+          // keys typed then land in the panel's search box or the document. Filled, they reach the
+          // palette alone, or the attempt fails and the palette opens again.
+          await palette.locator('input').fill(`>${filter}`, { timeout: PALETTE_ATTEMPT_MS });
           await row.waitFor({ timeout: PALETTE_ATTEMPT_MS });
           return row;
         } catch (error) {

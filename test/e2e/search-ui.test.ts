@@ -461,6 +461,8 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await store.waitFor();
     await store.click();
     await page.locator('.tab.active', { hasText: 'store.ts' }).waitFor();
+    // The open takes the focus a moment after the tab shows: from the palette, if it is open by then.
+    await page.locator('.monaco-editor.focused').waitFor();
     await (await commandPalette('Fused Search: Find Similar', 'Fused Search: Find Similar Chunks')).click();
     const note = view.locator('#note', { hasText: /^\d+ results similar to src\/store\.ts:\d+ in \d+ ms/ });
     await note.waitFor();
