@@ -55,14 +55,26 @@ export interface QuickPickDeps {
   log: vscode.LogOutputChannel;
 }
 
-export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.QuickPick<ResultItem> {
+/**
+ * What the last pick still does to the editors once hidden: putting back the editor it started from,
+ * or opening the choice. Either takes the focus, which closes a pick shown before it is done.
+ */
+let settling: Promise<unknown> = Promise.resolve();
+
+function settle<T>(task: Promise<T>): Promise<T> {
+  settling = task.catch(() => undefined);
+  return task;
+}
+
+export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Promise<vscode.QuickPick<ResultItem>> {
+  await settling;
   const pick = vscode.window.createQuickPick<ResultItem>();
   pick.placeholder = 'Search the workspace (Fused: Porter + trigram, RRF, proximity, typo correction)';
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   const before = vscode.window.activeTextEditor;
   const restore = before && { document: before.document, selection: before.selection, visible: before.visibleRanges[0], column: before.viewColumn };
-  const openBefore = new Set(openTabUris());
+  const openBefore = new Set(allTabs().map(textTabUri));
   /** Files the previews showed: the preview tab they leave is closed when the pick does not open it. */
   const previewed = new Set<string>();
   let accepted = false;
@@ -120,22 +132,23 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       const editor = await vscode.window.showTextDocument(restore.document, { viewColumn: restore.column, selection: restore.selection, preview: false });
       if (restore.visible) editor.revealRange(restore.visible, vscode.TextEditorRevealType.AtTop);
     }
-    const left = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter(
-        (tab) =>
-          tab.isPreview && tab.input instanceof vscode.TabInputText && previewed.has(tab.input.uri.toString()) && !openBefore.has(tab.input.uri.toString()),
-      );
+    const left = allTabs().filter((tab) => {
+      const uri = textTabUri(tab);
+      return tab.isPreview && uri !== undefined && previewed.has(uri) && !openBefore.has(uri);
+    });
     if (left.length > 0) await vscode.window.tabGroups.close(left);
   };
   const open = async (result: FolderResult, options: OpenOptions = {}) => {
     accepted = true;
     deps.model.current = deps.model.results.indexOf(result);
     pick.hide();
-    // Beside the editor the pick started from, not beside a preview.
-    if (options.toSide) await putBack();
-    else await previewing;
-    await openResult(result, options);
+    const opening = async () => {
+      // Beside the editor the pick started from, not beside a preview.
+      if (options.toSide) await putBack();
+      else await previewing;
+      await openResult(result, options);
+    };
+    await settle(opening());
   };
 
   disposables.push(
@@ -184,7 +197,7 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
       clearTimeout(timer);
       for (const d of disposables) d.dispose();
       pick.dispose();
-      if (!accepted) await putBack();
+      if (!accepted) await settle(putBack());
     }),
   );
   pick.show();
@@ -195,10 +208,13 @@ export function showSearchQuickPick(deps: QuickPickDeps, initial = ''): vscode.Q
   return pick;
 }
 
-function openTabUris(): string[] {
-  return vscode.window.tabGroups.all.flatMap((group) =>
-    group.tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.toString()] : [])),
-  );
+function allTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+}
+
+/** The file a text editor's tab shows; other tabs (settings, webviews, diffs) show none. */
+function textTabUri(tab: vscode.Tab): string | undefined {
+  return tab.input instanceof vscode.TabInputText ? tab.input.uri.toString() : undefined;
 }
 
 export { resultUri };
