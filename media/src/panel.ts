@@ -84,6 +84,8 @@ const more = custom<HTMLElement & { disabled: boolean }>('vscode-button', { id: 
 more.textContent = 'Show more results';
 more.hidden = true;
 more.addEventListener('click', () => {
+  // Disabled, the button loses the focus: say now whether the next page should take it.
+  focusNextPage = document.activeElement === more;
   more.disabled = true;
   status.classList.add('busy');
   vscode.postMessage({ type: 'more' });
@@ -95,6 +97,8 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 // and a query restored from the view's state goes with 'ready'.
 let debounceMs = 0;
 let last: Extract<HostNotification, { type: 'results' }> | undefined;
+/** "Show more results" had the focus when pressed: the page's first result takes it. */
+let focusNextPage = false;
 /** The workspace folder a restored view had chosen, until the host's first state lists the folders. */
 let restoredFolder: string | undefined;
 
@@ -287,6 +291,7 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   const item = el('div', 'result');
   item.setAttribute('role', 'listitem');
   item.dataset.index = String(index);
+  item.dataset.key = `${result.folderName}/${result.path}:${result.startLine}-${result.endLine}`;
   const head = el('div', 'result-head');
   const toggle = el('button', 'toggle');
   toggle.title = 'Why this result?';
@@ -334,7 +339,51 @@ function row(result: FolderResult, index: number, multiRoot: boolean, maxContrib
   return item;
 }
 
+/**
+ * What drawing the same search's results again keeps, as VS Code's lists do when their items change:
+ * the explanations shown, and the focus: on the same result, or, for a page asked for from the
+ * focused "Show more results" button (which hides after the last page), on the page's first result.
+ */
+interface KeptView {
+  expanded: Set<string>;
+  focus?: { key: string; toggle: boolean; at: number } | { firstNew: number };
+}
+
+function keptView(): KeptView {
+  const rowKey = (button: Element) => button.closest<HTMLElement>('.result')?.dataset.key ?? '';
+  const expanded = new Set([...list.querySelectorAll('button.toggle[aria-expanded="true"]')].map(rowKey));
+  if (focusNextPage) return { expanded, focus: { firstNew: list.querySelectorAll('.result').length } };
+  const active = document.activeElement;
+  if (!(active instanceof HTMLButtonElement) || !list.contains(active)) return { expanded };
+  const toggle = active.classList.contains('toggle');
+  const stop = toggle ? active.parentElement?.querySelector('button.open') : active;
+  return { expanded, focus: { key: rowKey(active), toggle, at: listStops().indexOf(stop as HTMLButtonElement) } };
+}
+
+function restoreView({ expanded, focus }: KeptView): void {
+  const rows = [...list.querySelectorAll<HTMLElement>('.result')];
+  for (const row of rows) if (expanded.has(row.dataset.key!)) row.querySelector<HTMLButtonElement>('button.toggle')?.click();
+  if (!focus) return;
+  if ('firstNew' in focus) {
+    const first = rows[focus.firstNew]?.querySelector<HTMLButtonElement>('button.open');
+    if (first) focusStop(first);
+    return;
+  }
+  // The same result if it is still listed, else the one now at its place; the search box if none is.
+  const row = rows.find((r) => r.dataset.key === focus.key);
+  const stops = listStops();
+  const stop = row?.querySelector<HTMLButtonElement>('button.open') ?? stops[Math.min(focus.at, stops.length - 1)];
+  if (!stop) {
+    query.focus();
+    return;
+  }
+  focusStop(stop);
+  if (focus.toggle) stop.parentElement?.querySelector<HTMLButtonElement>('button.toggle')?.focus();
+}
+
 function renderResults(message: Extract<HostNotification, { type: 'results' }>): void {
+  const kept = last?.query === message.query ? keptView() : undefined;
+  focusNextPage = false;
   last = message;
   status.classList.remove('busy');
   more.hidden = !message.more;
@@ -368,6 +417,7 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   }
   list.replaceChildren(...children);
   rove();
+  if (kept) restoreView(kept);
 }
 
 /** The files a pasted issue or stack trace points at: each opens at its best chunk, each chunk at itself. */
@@ -438,6 +488,7 @@ window.addEventListener('message', (event: MessageEvent<HostNotification>) => {
       else if (message.offset === 0) renderResults(message);
       break;
     case 'failed':
+      focusNextPage = false;
       status.classList.remove('busy');
       more.disabled = false;
       note.textContent = `Search failed: ${message.message}`;

@@ -193,7 +193,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     }
   });
 
-  test('the panel shows more results below the first page, numbered on, and CodeLens counts them', async () => {
+  test('the panel shows more results below the first page, numbered on, keeps what was expanded and where the focus was, and CodeLens counts them', async () => {
     const { page, openPanel } = workbench();
     const notes = notesFolder(page.url());
     const pages = Array.from({ length: 13 }, (_, i) => path.join(notes, `paged-${i}.md`));
@@ -211,9 +211,22 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
         await page.waitForTimeout(500);
       }
       assert.equal(await rows.count(), 10, "the first page: fusedSearch.limit's 10");
-      await more.click();
+      await rows.nth(1).locator('button.toggle').click();
+      await rows.nth(1).locator('.explain').waitFor();
+      // From the keyboard: the button hides after the last page, and the page's first result takes the focus.
+      await more.focus();
+      await page.keyboard.press('Enter');
       await view.locator('.result .rank', { hasText: /^13\.$/ }).waitFor();
       assert.equal(await rows.count(), 13);
+      assert.ok(
+        await rows
+          .nth(10)
+          .locator('button.open')
+          .evaluate((open) => open.matches(':focus')),
+        'the 11th result has the focus',
+      );
+      assert.equal(await rows.nth(1).locator('button.toggle').getAttribute('aria-expanded'), 'true', 'the explanation shown stays shown');
+      assert.equal(await rows.locator('.explain').count(), 1);
       assert.deepEqual(
         await view.locator('.result .rank').allInnerTexts(),
         Array.from({ length: 13 }, (_, i) => `${i + 1}.`),
