@@ -68,6 +68,15 @@ suite('locating a stack trace', () => {
     await selection.filter({ hasText: `Ln ${range[2]},` }).waitFor();
     await first.locator('.frame-line').click();
     await selection.filter({ hasText: /^Ln 31, Col \d+ \(\d+ selected\)$/ }).waitFor();
+    // From the keyboard as through search results: Down from the search box to the file, then its
+    // frame's line, then its chunks; Enter opens the one reached.
+    await view.locator('#query input').click();
+    for (const stop of [first.locator('button.open'), first.locator('.frame-line'), chunk]) {
+      await page.keyboard.press('ArrowDown');
+      assert.ok(await stop.evaluate((button) => button.matches(':focus')), `Down reaches ${await stop.innerText()}`);
+    }
+    await page.keyboard.press('Enter');
+    await selection.filter({ hasText: `Ln ${range[2]},` }).waitFor();
 
     // Leave the editors as the suite found them, none open: the untitled one is reverted first, or
     // closing it would ask.
