@@ -37,7 +37,9 @@ suite('the engine worker dies', () => {
     const started = Date.now();
     const answer = await search('kubernetes cluster');
     assert.equal(answer?.results[0]?.path, 'guide.md', 'the first search after the crash is answered by the new worker');
-    assert.ok(Date.now() - started < 5_000, `answered ${Date.now() - started} ms after the crash was seen`);
+    // Not a speed goal: shared machines are slow at times (5.9 s once, three suites on two cores).
+    // The bound catches a search left waiting far past the 0.5 s restart, short of the test's timeout.
+    assert.ok(Date.now() - started < 15_000, `answered ${Date.now() - started} ms after the crash was seen`);
 
     const after = await until('the index is ready again', waitForIndex, (s) => s.phase === 'ready');
     assert.equal(after.restarts, restartsBefore + 1);
