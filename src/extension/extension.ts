@@ -43,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // database built beside the first. In the global storage, keyed by folder, all windows share one.
   const index = new IndexController(client, log, context.globalStorageUri, context.secrets);
   const model = new ResultsModel();
-  const lenses = new ResultLensProvider(model, client, index, () => settings.codeLens);
+  const lenses = new ResultLensProvider(model, index, () => settings.codeLens);
   const panel = new PanelProvider(context.extensionUri, { client, index, model, settings: () => settings, log });
   const terminalOutputs = new TerminalOutputs(log);
   const declared = (context.extension.packageJSON as { version?: unknown }).version;
@@ -67,13 +67,12 @@ export function activate(context: vscode.ExtensionContext): void {
   /** The narrowest indexed chunk holding the active editor's cursor. */
   const chunkAtCursor = async (): Promise<{ folder: string; chunkId: number } | undefined> => {
     const editor = vscode.window.activeTextEditor;
-    const where = editor && index.folderOf(editor.document.uri);
-    if (!editor || !where) return undefined;
-    const chunks = await client.request({ type: 'chunks', folder: where.spec.id, path: where.relPath });
+    const indexed = editor && (await index.chunksOf(editor.document.uri));
+    if (!editor || !indexed) return undefined;
     const line = editor.selection.active.line + 1;
-    const holding = chunks.ok ? chunks.value.filter((c) => c.startLine <= line && line <= c.endLine) : [];
+    const holding = indexed.chunks.filter((c) => c.startLine <= line && line <= c.endLine);
     const narrowest = holding.sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
-    return narrowest && { folder: where.spec.id, chunkId: narrowest.chunkId };
+    return narrowest && { folder: indexed.folder, chunkId: narrowest.chunkId };
   };
   const command = (id: string, run: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, run);
 

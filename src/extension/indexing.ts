@@ -7,11 +7,12 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { isGitInternal } from '../core/crawl/ignore-rules.ts';
 import type { IndexProgress } from '../core/indexer.ts';
-import type { FolderSpec, FolderStats } from '../protocol/worker.ts';
+import type { ChunkOutline, FolderSpec, FolderStats } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { EmbedProgress } from '../core/semantic/lane.ts';
 import { apiKeyFor } from './embedding-setup.ts';
 import { editorExcludes, readSettings, type Settings } from './settings.ts';
+import { allTabs, textTabUri } from './tabs.ts';
 
 export type IndexPhase = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
 
@@ -282,12 +283,20 @@ export class IndexController implements vscode.Disposable {
     return relPath.startsWith('..') ? undefined : { spec, relPath };
   }
 
+  /** The indexed chunks of the file at `uri`, in line order, with the folder that holds them; none for a file no folder indexes. */
+  async chunksOf(uri: vscode.Uri): Promise<{ folder: string; chunks: ChunkOutline[] } | undefined> {
+    const where = this.folderOf(uri);
+    if (!where) return undefined;
+    const chunks = await this.client.request({ type: 'chunks', folder: where.spec.id, path: where.relPath });
+    return chunks.ok ? { folder: where.spec.id, chunks: chunks.value } : undefined;
+  }
+
   private flushing: Promise<unknown> | undefined;
 
   /** The folder's files open in editors, the visible ones first: what a first index reads before the rest. */
   private openPaths(spec: FolderSpec): string[] {
     const visible = vscode.window.visibleTextEditors.map((editor) => editor.document.uri);
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri] : [])));
+    const tabs = allTabs().flatMap((tab) => textTabUri(tab) ?? []);
     const paths = [...visible, ...tabs].flatMap((uri) => {
       const where = this.folderOf(uri);
       return where?.spec.id === spec.id ? [where.relPath] : [];

@@ -8,6 +8,7 @@ import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import { openResult, resultRange, resultUri, type OpenOptions, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
+import { allTabs, textTabUri } from './tabs.ts';
 import { correctedQuery } from '../protocol/corrections.ts';
 
 interface ResultItem extends vscode.QuickPickItem {
@@ -74,7 +75,7 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   pick.matchOnDetail = false;
   const before = vscode.window.activeTextEditor;
   const restore = before && { document: before.document, selection: before.selection, visible: before.visibleRanges[0], column: before.viewColumn };
-  const openBefore = new Set(allTabs().map(textTabUri));
+  const openBefore = new Set(allTabs().map((tab) => textTabUri(tab)?.toString()));
   /** Files the previews showed: the preview tab they leave is closed when the pick does not open it. */
   const previewed = new Set<string>();
   let accepted = false;
@@ -133,7 +134,7 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
       if (restore.visible) editor.revealRange(restore.visible, vscode.TextEditorRevealType.AtTop);
     }
     const left = allTabs().filter((tab) => {
-      const uri = textTabUri(tab);
+      const uri = textTabUri(tab)?.toString();
       return tab.isPreview && uri !== undefined && previewed.has(uri) && !openBefore.has(uri);
     });
     if (left.length > 0) await vscode.window.tabGroups.close(left);
@@ -206,15 +207,6 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
     void run(initial);
   }
   return pick;
-}
-
-function allTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
-}
-
-/** The file a text editor's tab shows; other tabs (settings, webviews, diffs) show none. */
-function textTabUri(tab: vscode.Tab): string | undefined {
-  return tab.input instanceof vscode.TabInputText ? tab.input.uri.toString() : undefined;
 }
 
 export { resultUri };

@@ -3,7 +3,6 @@
 
 import * as vscode from 'vscode';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
-import type { EngineClient } from '../worker/client.ts';
 import type { IndexController } from './indexing.ts';
 
 export function resultUri(result: FolderResult): vscode.Uri {
@@ -102,13 +101,11 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly model: ResultsModel;
-  private readonly client: EngineClient;
   private readonly index: IndexController;
   private readonly options: () => { results: boolean; chunks: boolean };
 
-  constructor(model: ResultsModel, client: EngineClient, index: IndexController, options: () => { results: boolean; chunks: boolean }) {
+  constructor(model: ResultsModel, index: IndexController, options: () => { results: boolean; chunks: boolean }) {
     this.model = model;
-    this.client = client;
     this.index = index;
     this.options = options;
     this.disposables.push(
@@ -158,20 +155,15 @@ export class ResultLensProvider implements vscode.CodeLensProvider, vscode.Dispo
       });
     }
     if (options.chunks) {
-      const where = this.index.folderOf(document.uri);
-      if (where) {
-        const chunks = await this.client.request({ type: 'chunks', folder: where.spec.id, path: where.relPath });
-        if (chunks.ok) {
-          chunks.value.forEach((chunk, i) => {
-            const line = Math.min(chunk.startLine - 1, document.lineCount - 1);
-            const range = new vscode.Range(line, 0, line, 0);
-            lenses.push(
-              new vscode.CodeLens(range, { title: `chunk ${i + 1}/${chunks.value.length} · ${chunk.title}`, command: '' }),
-              new vscode.CodeLens(range, { title: 'Find similar', command: 'fusedSearch.findSimilar', arguments: [where.spec.id, chunk.chunkId] }),
-            );
-          });
-        }
-      }
+      const indexed = await this.index.chunksOf(document.uri);
+      indexed?.chunks.forEach((chunk, i) => {
+        const line = Math.min(chunk.startLine - 1, document.lineCount - 1);
+        const range = new vscode.Range(line, 0, line, 0);
+        lenses.push(
+          new vscode.CodeLens(range, { title: `chunk ${i + 1}/${indexed.chunks.length} · ${chunk.title}`, command: '' }),
+          new vscode.CodeLens(range, { title: 'Find similar', command: 'fusedSearch.findSimilar', arguments: [indexed.folder, chunk.chunkId] }),
+        );
+      });
     }
     return lenses;
   }
