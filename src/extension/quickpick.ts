@@ -67,7 +67,27 @@ function settle<T>(task: Promise<T>): Promise<T> {
   return task;
 }
 
+/** The pick on screen: the command run again while it shows keeps it, as Quick Open does. */
+let shown: { pick: vscode.QuickPick<ResultItem>; search: (query: string) => void } | undefined;
+
+/** The result after the active one, from the last back to the first. */
+function activateNextResult(pick: vscode.QuickPick<ResultItem>): void {
+  const results = pick.items.filter((item) => item.result);
+  if (results.length === 0) return;
+  const at = pick.activeItems[0] ? results.indexOf(pick.activeItems[0]) : -1;
+  pick.activeItems = [results[(at + 1) % results.length]!];
+}
+
+/**
+ * Shows the quick pick, or with one on screen, moves it to its next result (given words to search,
+ * searches them in it instead): pressing the shortcut again does not throw away what was typed.
+ */
 export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Promise<vscode.QuickPick<ResultItem>> {
+  if (shown) {
+    if (initial) shown.search(initial);
+    else activateNextResult(shown.pick);
+    return shown.pick;
+  }
   await settling;
   const pick = vscode.window.createQuickPick<ResultItem>();
   pick.placeholder = 'Search the workspace (Fused: Porter + trigram, RRF, proximity, typo correction)';
@@ -195,17 +215,22 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
     }),
     pick.onDidHide(async () => {
       hidden = true;
+      if (shown?.pick === pick) shown = undefined;
       clearTimeout(timer);
       for (const d of disposables) d.dispose();
       pick.dispose();
       if (!accepted) await settle(putBack());
     }),
   );
+  const search = (query: string) => {
+    clearTimeout(timer);
+    timer = undefined;
+    pick.value = query;
+    void run(query);
+  };
   pick.show();
-  if (initial) {
-    pick.value = initial;
-    void run(initial);
-  }
+  shown = { pick, search };
+  if (initial) search(initial);
   return pick;
 }
 
