@@ -15,25 +15,37 @@ import type { Settings } from './settings.ts';
 
 export const PANEL_VIEW_ID = 'fusedSearch.panel';
 
+/**
+ * The view's newest search: the results the view lists (every page shown; the next page starts
+ * after them), whether they came from a first index still running, and whether its next page is on
+ * its way (a second click waits).
+ */
+interface ViewSearch {
+  kind: 'search';
+  query: string;
+  filters: PanelFilters;
+  listed?: SearchAnswer;
+  partial: boolean;
+  paging: boolean;
+}
+
+/**
+ * What the view lists that it did not search for: the located files (which `openLocated` indexes
+ * into) and where their text came from, or the chunks like one (Find Similar Chunks).
+ */
+type Pinned = { kind: 'located'; answer: FolderLocateAnswer; source: string | undefined } | { kind: 'similar'; answer: SearchAnswer };
+
 export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly media: vscode.Uri;
+  /** A query for the view's search box, filled in when its page loads if it was not loaded yet. */
   private pendingQuery: string | undefined;
-  /** Clear Results emptied the view, and it has not searched since: a page loaded again stays empty. */
-  private cleared = false;
   /**
-   * The view's newest search: the results the view lists (every page shown; the next page starts
-   * after them), whether they came from a first index still running, and whether its next page is
-   * on its way (a second click waits).
+   * What the view lists: its search, a pinned list, or nothing since Clear Results (a page loaded
+   * again stays empty, though its saved state still holds the old query); none before any.
    */
-  private lastSearch: { query: string; filters: PanelFilters; listed?: SearchAnswer; partial: boolean; paging: boolean } | undefined;
-  /**
-   * What the view lists that it did not search for: the located files (which `openLocated` indexes
-   * into) and where their text came from, or the chunks like one (Find Similar Chunks). Sent again
-   * when the view (re)loads; none once the view searched after them.
-   */
-  private pinned: { kind: 'located'; answer: FolderLocateAnswer; source: string | undefined } | { kind: 'similar'; answer: SearchAnswer } | undefined;
+  private shown: ViewSearch | Pinned | { kind: 'cleared' } | undefined;
   private readonly deps: { client: EngineClient; index: IndexController; model: ResultsModel; settings: () => Settings; log: vscode.LogOutputChannel };
 
   constructor(extensionUri: vscode.Uri, deps: PanelProvider['deps']) {
@@ -43,7 +55,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       deps.index.onDidChange(() => this.postState()),
       deps.index.onDidChangeIndex(() => {
         // More of a first index is in: the view's results are asked for again.
-        if (this.lastSearch?.partial) void this.search(this.lastSearch.query, this.lastSearch.filters);
+        if (this.shown?.kind === 'search' && this.shown.partial) void this.search(this.shown.query, this.shown.filters);
       }),
     );
   }
@@ -64,18 +76,16 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
             // or similar chunks if they were shown last, else its search.
             this.postState();
             if (this.pendingQuery !== undefined) this.post({ type: 'setQuery', query: this.pendingQuery });
-            else if (this.pinned) this.postPinned(this.pinned);
-            else if (this.cleared) this.post({ type: 'clear' });
+            else if (this.shown?.kind === 'located' || this.shown?.kind === 'similar') this.postPinned(this.shown);
+            else if (this.shown?.kind === 'cleared') this.post({ type: 'clear' });
             else if (message.restore) void this.search(message.restore.query, message.restore.filters);
             this.pendingQuery = undefined;
             return;
           case 'search':
-            // The view's list now answers the search: the pinned list is gone from it, and a
-            // query the host was to fill in was filled in or typed over (else a later page load
-            // would fill it in again).
-            this.pinned = undefined;
+            // The view's list now answers the search (it replaces what was shown), and a query the
+            // host was to fill in was filled in or typed over (else a later page load would fill it
+            // in again).
             this.pendingQuery = undefined;
-            this.cleared = false;
             void this.search(message.query, message.filters);
             return;
           case 'more':
@@ -84,14 +94,14 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
           case 'open': {
             // The list clicked is the view's, whatever the quick pick searched since: the results
             // CodeLens marks and next/previous move through become the view's again.
-            const listed = this.pinned?.kind === 'similar' ? this.pinned.answer : this.lastSearch?.listed;
+            const listed = this.shown?.kind === 'similar' ? this.shown.answer : this.shown?.kind === 'search' ? this.shown.listed : undefined;
             if (!listed) return;
             if (this.deps.model.answer !== listed) this.deps.model.set(listed);
             void this.deps.model.openAt(message.index, { toSide: message.toSide });
             return;
           }
           case 'openLocated': {
-            const file = this.pinned?.kind === 'located' ? this.pinned.answer.files[message.index] : undefined;
+            const file = this.shown?.kind === 'located' ? this.shown.answer.files[message.index] : undefined;
             if (!file) return;
             // The file itself opens where its stack frame says the program was, else at its best chunk.
             const frameLine = message.chunk === undefined && file.line !== undefined ? { startLine: file.line, endLine: file.line } : undefined;
@@ -124,10 +134,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
 
   /** Empties the view: its search box, and the results, located files or similar chunks it lists. */
   clear(): void {
-    this.lastSearch = undefined;
-    this.pinned = undefined;
+    this.shown = { kind: 'cleared' };
     this.pendingQuery = undefined;
-    this.cleared = true;
     this.post({ type: 'clear' });
   }
 
@@ -141,18 +149,16 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     await this.showPinned({ kind: 'similar', answer });
   }
 
-  private async showPinned(pinned: NonNullable<PanelProvider['pinned']>): Promise<void> {
-    this.pinned = pinned;
+  private async showPinned(pinned: Pinned): Promise<void> {
     // The view's search no longer shows: a first index's progress must not ask it again over these.
-    this.lastSearch = undefined;
+    this.shown = pinned;
     this.pendingQuery = undefined;
-    this.cleared = false;
     await vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
     // A view resolved by the focus above asks with 'ready', which sends them too.
     this.postPinned(pinned);
   }
 
-  private postPinned(pinned: NonNullable<PanelProvider['pinned']>): void {
+  private postPinned(pinned: Pinned): void {
     const multiRoot = this.deps.index.folders.length > 1;
     if (pinned.kind === 'located') {
       const { answer, source } = pinned;
@@ -164,8 +170,8 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private async search(query: string, filters: PanelFilters): Promise<void> {
-    this.lastSearch = query.trim() === '' ? undefined : { query, filters, partial: false, paging: false };
-    const search = this.lastSearch;
+    const search: ViewSearch | undefined = query.trim() === '' ? undefined : { kind: 'search', query, filters, partial: false, paging: false };
+    this.shown = search;
     if (!search) return;
     const page = await this.nextPage(search);
     if (!page) return;
@@ -177,12 +183,12 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
 
   /** The next page of the view's search, which the view adds below the results it shows. */
   private async more(): Promise<void> {
-    const search = this.lastSearch;
-    if (!search || search.paging) return;
+    const search = this.shown;
+    if (search?.kind !== 'search' || search.paging) return;
     search.paging = true;
     const page = await this.nextPage(search).finally(() => (search.paging = false));
     // A search typed meanwhile replaced the one this page continues.
-    if (!page || this.lastSearch !== search || !search.listed) return;
+    if (!page || this.shown !== search || !search.listed) return;
     const following = this.deps.model.answer === search.listed;
     search.listed = { ...search.listed, results: [...search.listed.results, ...page.answer.results] };
     // Unless the quick pick has searched since, CodeLens and next/previous reach the new page too.
@@ -191,7 +197,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   /** The search's results after those the view lists, and whether a page after them has some. */
-  private async nextPage(search: NonNullable<PanelProvider['lastSearch']>): Promise<{ answer: SearchAnswer; more: boolean } | undefined> {
+  private async nextPage(search: ViewSearch): Promise<{ answer: SearchAnswer; more: boolean } | undefined> {
     const { query, filters } = search;
     const offset = search.listed?.results.length ?? 0;
     const options = {
@@ -209,7 +215,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     return { answer: answer.value, more: results.length === resolveSearchOptions(options).limit && candidates > offset + results.length };
   }
 
-  private postPage(search: NonNullable<PanelProvider['lastSearch']>, { answer, more }: { answer: SearchAnswer; more: boolean }): void {
+  private postPage(search: ViewSearch, { answer, more }: { answer: SearchAnswer; more: boolean }): void {
     const { results, corrections, elapsedMs, semantic, partial } = answer;
     this.post({
       type: 'results',
