@@ -39,7 +39,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     assert.match(await page.locator(SELECTION).innerText(), /Ln \d+, Col \d+ \(\d+ selected\)/);
   });
 
-  test('the shortcut pressed again over the quick pick moves to its next result and keeps the query, as Quick Open does', async () => {
+  test('the shortcut pressed again over the quick pick moves to its next result, past the last to the first, and keeps the query, as Quick Open does', async () => {
     const { page, screenshot } = workbench();
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input[placeholder^="Search the workspace"]');
@@ -54,6 +54,10 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await active(second).waitFor();
     await screenshot('quick-pick-next');
     assert.equal(await input.inputValue(), 'content store expiry', 'the query typed is still there');
+    // Past the last result, the first again (the pick lists all of this query's results at once).
+    const count = await results.count();
+    for (let at = 2; at <= count; at++) await page.keyboard.press('Control+Alt+F');
+    await active(first).waitFor();
     for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
       await page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
