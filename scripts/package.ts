@@ -37,7 +37,7 @@ writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2));
 // The repository README links into the repository; the package gets a self-contained one.
 writeFileSync(
   join(stage, 'README.md'),
-  `# Fused Search\n\n${String(manifest.description)}\n\nRun **Fused Search: Search Workspace** (Ctrl+Alt+F), or open the Fused Search view in the activity bar. Every result says which stage ranked it (RRF, proximity or fuzzy) and why.\n`,
+  `# Fused Search\n\n${String(manifest.description)}\n\nRun **Fused Search: Search Workspace** (Ctrl+Alt+F; ⇧⌥⌘F on macOS), or open the Fused Search view in the activity bar. Every result says which stage ranked it (RRF, proximity or fuzzy) and why.\n`,
 );
 for (const file of ['extension.cjs', 'worker.cjs', 'cli.cjs', 'prepare-worker.cjs', 'store-writer.cjs']) copy(`dist/${file}`);
 for (const file of readdirSync(join(projectRoot, 'media/dist')).filter((f) => !f.endsWith('.map'))) copy(`media/dist/${file}`);
