@@ -374,6 +374,9 @@ export class IndexController implements vscode.Disposable {
   }
 
   private setPhase(phase: IndexPhase): void {
+    // The palette offers Pause Indexing or Resume Indexing, whichever applies.
+    const paused = phase === 'paused';
+    if (paused !== (this.state.phase === 'paused')) void vscode.commands.executeCommand('setContext', 'fusedSearch.indexingPaused', paused);
     this.state.phase = phase;
     if (phase !== 'indexing') this.state.percent = phase === 'ready' ? 100 : this.state.percent;
     this.render();

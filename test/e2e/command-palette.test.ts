@@ -24,4 +24,18 @@ suite('the command palette in a real VS Code', () => {
     await screenshot('version-notification');
     assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'the palette closes once the command runs');
   });
+
+  test('the palette offers Pause Indexing while the index is kept fresh, and Resume Indexing only once paused', async () => {
+    const { page, commandPalette, waitForIndex } = workbench();
+    await waitForIndex();
+    const offered = (title: string) => page.locator('.quick-input-widget').getByRole('option', { name: new RegExp(`^Fused Search: ${title}(,|$)`) });
+    const pause = await commandPalette('Indexing', 'Fused Search: Pause Indexing');
+    assert.equal(await offered('Resume Indexing').count(), 0, 'Resume Indexing is not offered before a pause');
+    await pause.click();
+    await page.locator('.statusbar-item', { hasText: 'Fused: paused' }).waitFor();
+    const resume = await commandPalette('Indexing', 'Fused Search: Resume Indexing');
+    assert.equal(await offered('Pause Indexing').count(), 0, 'Pause Indexing is not offered while paused');
+    await resume.click();
+    await waitForIndex();
+  });
 });
