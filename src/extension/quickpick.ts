@@ -95,7 +95,7 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   pick.matchOnDetail = false;
   const before = vscode.window.activeTextEditor;
   const restore = before && { document: before.document, selection: before.selection, visible: before.visibleRanges[0], column: before.viewColumn };
-  const openBefore = new Set(allTabs().map((tab) => textTabUri(tab)?.toString()));
+  const openBefore = new Set(allTabs().flatMap((tab) => textTabUri(tab)?.toString() ?? []));
   /** Files the previews showed: the preview tab they leave is closed when the pick does not open it. */
   const previewed = new Set<string>();
   let accepted = false;
