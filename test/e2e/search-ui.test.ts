@@ -415,14 +415,19 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await groups.nth(1).locator('.tab.active', { hasText: 'changelog.md' }).waitFor();
     await closeGroups();
 
-    // And from the keyboard: Ctrl+Enter on the result the arrows reached.
+    // And from the keyboard: Ctrl+Enter on the result the arrows reached. The new editor takes the
+    // focus once it opens, on a busy machine after the panel took it and the keys went to the editor:
+    // the panel is opened once the editor has the focus, and its search box clicked, as a person would.
     await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    await page.locator('.monaco-editor.focused').waitFor();
     await openPanel();
-    await query.focus();
+    await query.click();
     await page.keyboard.press('ArrowDown');
-    const first = (await view.locator('.result').first().locator('.file').innerText()).trim();
+    const first = view.locator('.result').first();
+    assert.ok(await first.locator('button.open').evaluate((open) => open.matches(':focus')), 'Down from the search box focuses the first result');
+    const file = (await first.locator('.file').innerText()).trim();
     await page.keyboard.press('ControlOrMeta+Enter');
-    await groups.nth(1).locator('.tab.active', { hasText: first }).waitFor();
+    await groups.nth(1).locator('.tab.active', { hasText: file }).waitFor();
     await closeGroups();
   });
 
