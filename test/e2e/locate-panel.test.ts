@@ -13,8 +13,8 @@ suite('locating a stack trace', () => {
     await searched.locator('#query input').fill('content store');
     await searched.locator('#note', { hasText: /^\d+ results in / }).waitFor();
     await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
-    const editor = page.locator('.editor-instance .monaco-editor').first();
-    await editor.waitFor();
+    // Keys go where the focus is: the new editor takes it a moment after it opens.
+    await page.locator('.editor-instance .monaco-editor.focused').waitFor();
     // Inserted, not typed: typing would let the editor close the brackets itself.
     await page.keyboard.insertText(WORKSPACE_TRACE);
     await page.keyboard.press('ControlOrMeta+A');

@@ -301,7 +301,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
   test('Search in Panel searches for the words selected on a line of the editor', async () => {
     const { page, commandPalette, openPanel } = workbench();
     await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
-    await page.locator('.editor-instance .monaco-editor').first().waitFor();
+    await page.locator('.editor-instance .monaco-editor.focused').waitFor();
     await page.keyboard.insertText('rank fusion');
     await page.keyboard.press('ControlOrMeta+A');
     try {
