@@ -6,6 +6,7 @@ import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { ENGINE_NODE_FLAGS } from '../../src/core/engine-process.ts';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
+import { activateAndIndex } from './extension-api.ts';
 
 /** The tool's answer as the model reads it: its text parts joined. */
 async function invoke(input: Record<string, unknown>): Promise<string> {
@@ -16,8 +17,7 @@ async function invoke(input: Record<string, unknown>): Promise<string> {
 suite('the fused_search language model tool', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await vscode.commands.executeCommand('fusedSearch.api.waitForIndex');
+    await activateAndIndex();
   });
 
   test('is registered for agents under its declared name', () => {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
+import { activateAndIndex, search } from './extension-api.ts';
 
-const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
 const FILES = 100;
 const ROUNDS = 10;
 const BURST_MS = 10_000;
@@ -19,8 +19,7 @@ suite('a burst of saves, as a formatter on save across a folder would make', () 
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await vscode.commands.executeCommand('fusedSearch.api.waitForIndex');
+    await activateAndIndex();
     const notes = vscode.workspace.workspaceFolders?.find((f) => f.name === 'notes');
     assert.ok(notes);
     dir = path.join(notes.uri.fsPath, 'burst');

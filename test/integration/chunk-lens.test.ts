@@ -2,15 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { IndexState } from '../../src/extension/indexing.ts';
-
-const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
+import { activateAndIndex } from './extension-api.ts';
 
 suite('the CodeLens over each indexed chunk (fusedSearch.codeLens.chunks)', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await waitForIndex();
+    await activateAndIndex();
   });
 
   test('names each chunk of the file in order, each with a Find similar that names its folder and chunk', async () => {

@@ -4,14 +4,14 @@ import * as vscode from 'vscode';
 import { lastCommandInBuffer } from '../../src/extension/terminal-output.ts';
 import type { FolderLocateAnswer } from '../../src/protocol/worker.ts';
 import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
+import { activateAndIndex } from './extension-api.ts';
 
 const locate = (text?: string) => vscode.commands.executeCommand<FolderLocateAnswer | undefined>('fusedSearch.locate', ...(text !== undefined ? [text] : []));
 
 suite('Locate from Issue or Stack Trace', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await vscode.commands.executeCommand('fusedSearch.api.waitForIndex');
+    await activateAndIndex();
   });
 
   test('a stack trace given to the command ranks the file its frame points at first, with the reason and the chunk', async () => {

@@ -4,11 +4,8 @@ import path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { FolderResult, SearchAnswer } from '../../src/protocol/worker.ts';
-import type { IndexState } from '../../src/extension/indexing.ts';
 import { itemFor } from '../../src/extension/quickpick.ts';
-
-const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
-const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
+import { activateAndIndex, search, waitForIndex } from './extension-api.ts';
 
 function folder(name: string): string {
   const found = vscode.workspace.workspaceFolders?.find((f) => f.name === name);
@@ -31,8 +28,7 @@ async function eventually(query: string, check: (answer: SearchAnswer) => boolea
 suite('indexing and searching a multi-root workspace', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await waitForIndex();
+    await activateAndIndex();
   });
 
   test('the first index covers both folders, and files.exclude keeps generated files out', async () => {

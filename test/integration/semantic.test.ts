@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { IndexState } from '../../src/extension/indexing.ts';
 import { itemFor } from '../../src/extension/quickpick.ts';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
+import { activateAndIndex, waitForIndex } from './extension-api.ts';
 
 // The semantic lane as a user turns it on: a model folder in the settings, embedded in the
 // background by the extension's engine worker, the status saying how far it got, and a query that
@@ -12,7 +13,6 @@ import type { SearchAnswer } from '../../src/protocol/worker.ts';
 // two-dimension test model: its neighbours mean little, which is why the query shares no word with
 // anything — every result then comes from the lane, so the path from settings to results is proven.
 
-const waitForIndex = async () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
 const settings = () => vscode.workspace.getConfiguration('fusedSearch');
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
@@ -27,8 +27,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 suite('the semantic lane in VS Code', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await waitForIndex();
+    await activateAndIndex();
   });
 
   suiteTeardown(async function () {

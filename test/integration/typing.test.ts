@@ -3,11 +3,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { IndexState } from '../../src/extension/indexing.ts';
-import type { SearchAnswer } from '../../src/protocol/worker.ts';
+import { activateAndIndex, search, waitForIndex } from './extension-api.ts';
 
-const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
-const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** More than a mass change (MASS_CHANGE_FILES), so the worker syncs them in batches with the bulk writer. */
@@ -20,8 +17,7 @@ suite('indexing gives way while the user types', () => {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await waitForIndex();
+    await activateAndIndex();
     const notes = vscode.workspace.workspaceFolders?.find((f) => f.name === 'notes');
     assert.ok(notes);
     dir = path.join(notes.uri.fsPath, 'typing');

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { IndexState } from '../../src/extension/indexing.ts';
-import type { SearchAnswer } from '../../src/protocol/worker.ts';
+import { activateAndIndex, search, waitForIndex } from './extension-api.ts';
 
-const search = (query: string) => vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query);
-const waitForIndex = () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
 const status = () => vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
 
 async function until<T>(what: string, probe: () => Thenable<T>, accept: (value: T) => boolean, ms = 5_000): Promise<T> {
@@ -21,8 +18,7 @@ async function until<T>(what: string, probe: () => Thenable<T>, accept: (value: 
 suite('the engine worker dies', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    await vscode.extensions.getExtension('fused-search.fused-search')?.activate();
-    await waitForIndex();
+    await activateAndIndex();
   });
 
   test('a crashed worker is restarted, the status bar says so, and the next search works', async function () {
