@@ -173,6 +173,8 @@ export class IndexKeeper {
   private embedRetry: { timer: NodeJS.Timeout; delayMs: number } | undefined;
   /** The tail of the queue of file changes. */
   private writes: Promise<unknown> = Promise.resolve();
+  /** A rebuild deleting the database and opening a new one: what would use it meanwhile waits (`replaced`). */
+  private replacing: Promise<void> | undefined;
   private searchesInFlight = 0;
   private lastSearchEnded = Number.NEGATIVE_INFINITY;
   /** Since when the idle work has waited for a quiet moment, to bound that wait. */
@@ -234,6 +236,7 @@ export class IndexKeeper {
   async sync(
     options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void; firstPaths?: readonly string[] } = {},
   ): Promise<IndexSummary | null> {
+    await this.replaced();
     // A mass change's sync looks at its own files only: a sync of the whole folder follows it.
     while (this.syncRun?.paths) await this.syncRun.promise.catch(() => undefined);
     if (this.currentRole !== 'owner' || this.closed) return null;
@@ -262,7 +265,8 @@ export class IndexKeeper {
    */
   private syncPaths(paths: readonly string[]): Promise<IndexSummary | null> {
     for (const relPath of paths) this.massPaths.add(relPath);
-    return (this.massSync ??= this.afterSyncsInProgress().then((stopped) => {
+    return (this.massSync ??= this.afterSyncsInProgress().then(async (stopped) => {
+      await this.replaced();
       this.massSync = undefined;
       const wanted = [...this.massPaths];
       this.massPaths.clear();
@@ -288,6 +292,7 @@ export class IndexKeeper {
    * stops it after the batch in flight. Undefined for a reader, or with no model configured.
    */
   async embed(options: { signal?: AbortSignal; onProgress?: (progress: EmbedProgress) => void } = {}): Promise<EmbedOutcome | undefined> {
+    await this.replaced();
     if (this.currentRole !== 'owner' || this.closed) return undefined;
     const run = this.embedRun ?? this.startEmbedding();
     if (!run) return undefined;
@@ -314,6 +319,7 @@ export class IndexKeeper {
   async applyChanges(paths: readonly string[], options: { rescan?: boolean } = {}): Promise<string[]> {
     if (this.currentRole !== 'owner') return [];
     if (paths.length >= MASS_CHANGE_FILES) {
+      await this.replaced();
       this.emit({ type: 'log', message: `${paths.length} files changed at once: syncing them as one batch` });
       // New ignore rules may change what the whole folder holds, and a first index not finished
       // needs the crawl anyway.
@@ -376,6 +382,7 @@ export class IndexKeeper {
    * holder keeps it, since writing would race the holder.
    */
   async search(query: string, options?: SearchOptionsInput, semantic?: SemanticList): Promise<SearchResponse> {
+    await this.replaced();
     await this.writes.catch(() => undefined);
     this.searchesInFlight++;
     try {
@@ -555,9 +562,21 @@ export class IndexKeeper {
   /** Deletes the database and indexes the folder from scratch. Only the owner may: the holder would go on writing to a file no one reads. */
   async rebuild(): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}; rebuild it there.`);
+    this.replacing ??= this.replaceDatabase().finally(() => (this.replacing = undefined));
+    await this.replacing;
+    return this.sync();
+  }
+
+  /**
+   * Stops the work on the database, deletes it and opens a new one. Syncs, file changes and searches
+   * asked for meanwhile wait for the new one; those already under way are stopped or finish first.
+   */
+  private async replaceDatabase(): Promise<void> {
+    // Writes queued from now on wait for the new database (`enqueue`): only these go to the old one.
+    const writes = this.writes;
     await this.cancelSync();
     await this.cancelEmbedding();
-    await this.writes.catch(() => undefined);
+    await writes.catch(() => undefined);
     this.releaseLease();
     const { root, dbFile } = this.engine;
     this.engine.close();
@@ -568,7 +587,11 @@ export class IndexKeeper {
     this.lease = this.newLease();
     this.currentRole = 'reader';
     this.tick();
-    return this.sync();
+  }
+
+  /** Resolves once no rebuild is replacing the database: at once, unless one is. */
+  private async replaced(): Promise<void> {
+    while (this.replacing) await this.replacing.catch(() => undefined);
   }
 
   /** Stops syncing, waits for queued changes, gives the lease up and closes the database. */
@@ -578,6 +601,8 @@ export class IndexKeeper {
     clearInterval(this.heartbeat);
     clearTimeout(this.idleTimer);
     this.stopRetryingEmbedding();
+    // A rebuild under way opens a new database: that is the one to close.
+    await this.replaced();
     await this.cancelSync();
     await this.cancelEmbedding();
     await this.writes.catch(() => undefined);
@@ -601,6 +626,8 @@ export class IndexKeeper {
   private tick(): void {
     if (this.closed) return;
     if (this.currentRole === 'owner') {
+      // A rebuild takes the lease again on the new database: the old one is closed.
+      if (this.replacing) return;
       // In its write turn: renewing is a write, and a sync's batch may be being written on another thread.
       this.engine.inWriteTurn(() => this.renewLease()).catch((error: unknown) => this.heartbeatFailed(error));
       return;
@@ -772,7 +799,7 @@ export class IndexKeeper {
   private workWhenIdle(delayMs = IDLE_POLL_MS): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (this.closed || this.syncRun) {
+      if (this.closed || this.syncRun || this.replacing) {
         this.quietWaitSince = undefined;
         return;
       }
@@ -815,7 +842,8 @@ export class IndexKeeper {
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.writes.catch(() => undefined).then(work);
+    // Queued while a rebuild replaces the database, a write goes to the new one.
+    const next = Promise.all([this.writes.catch(() => undefined), this.replacing?.catch(() => undefined)]).then(work);
     this.writes = next;
     return next;
   }

@@ -182,3 +182,42 @@ test('the shipped bundle carries no test hook: the crash command and the worker 
   assert.doesNotMatch(worker, /asked to crash/);
   assert.match(worker, /superseded by a newer query/, 'the worker itself is in the bundle');
 });
+
+test('a rebuild while files change, by the hundred and one at a time, fails nothing and loses nothing', async () => {
+  const root = folderWith(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`notes/n${i}.md`, `# Note ${i}\n\nwombat ${i}\n`])));
+  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
+  cleanup.push(() => keeper.close());
+  const logs: string[] = [];
+  keeper.onEvent((event) => {
+    if (event.type === 'log') logs.push(event.message);
+  });
+  await keeper.sync();
+  const write = (relPath: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, relPath)), { recursive: true });
+    fs.writeFileSync(path.join(root, relPath), text);
+    return relPath;
+  };
+  // A branch switch as the rebuild is asked for, another while it runs, and a save in between.
+  const before = Array.from({ length: 300 }, (_, i) => write(`before/b${i}.md`, `# B ${i}\n\nokapi ${i}\n`));
+  const during = Array.from({ length: 300 }, (_, i) => write(`during/d${i}.md`, `# D ${i}\n\nokapi ${i}\n`));
+  write('single.md', '# Single\n\nquokka\n');
+  const work: Array<Promise<unknown>> = [keeper.applyChanges(before)];
+  const rebuilt = keeper.rebuild();
+  work.push(keeper.applyChanges(['single.md']), keeper.search('okapi'));
+  await new Promise((resolve) => setImmediate(resolve));
+  work.push(keeper.applyChanges(during), keeper.search('quokka'));
+  const outcomes = await Promise.allSettled([rebuilt, ...work]);
+  assert.deepEqual(
+    outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [String(outcome.reason)] : [])),
+    [],
+    'the rebuild, the changes and the searches all answer',
+  );
+  assert.deepEqual(
+    logs.filter((line) => /not open|could not/i.test(line)),
+    [],
+    'no change was applied to the database the rebuild closed',
+  );
+  await keeper.sync();
+  assert.equal(keeper.stats().files, 20 + 300 + 300 + 1, 'the files there before, both batches and the saved file are indexed');
+  assert.deepEqual(await paths(keeper, 'quokka'), ['single.md']);
+});
