@@ -236,9 +236,13 @@ export class IndexKeeper {
   async sync(
     options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void; firstPaths?: readonly string[] } = {},
   ): Promise<IndexSummary | null> {
-    await this.replaced();
-    // A mass change's sync looks at its own files only: a sync of the whole folder follows it.
-    while (this.syncRun?.paths) await this.syncRun.promise.catch(() => undefined);
+    // A mass change's sync looks at its own files only: a sync of the whole folder follows it. And
+    // a rebuild replacing the database (it stops that sync) starts one on the new database.
+    for (;;) {
+      if (this.replacing) await this.replaced();
+      else if (this.syncRun?.paths) await this.syncRun.promise.catch(() => undefined);
+      else break;
+    }
     if (this.currentRole !== 'owner' || this.closed) return null;
     const run = (this.syncRun ??= this.startSync(options.firstPaths));
     return joinRun(run, options);
@@ -382,8 +386,8 @@ export class IndexKeeper {
    * holder keeps it, since writing would race the holder.
    */
   async search(query: string, options?: SearchOptionsInput, semantic?: SemanticList): Promise<SearchResponse> {
-    await this.replaced();
     await this.writes.catch(() => undefined);
+    await this.replaced();
     this.searchesInFlight++;
     try {
       // Engine.search answers without the files it could not refresh when the disk is full or
