@@ -186,20 +186,28 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
       }, deps.settings().debounceMs);
     }),
     pick.onDidChangeActive(async ([item]) => {
-      if (!item?.result || accepted || hidden) return;
+      const result = item?.result;
+      if (!result || accepted || hidden) return;
       const mine = ++previews;
-      previewed.add(resultUri(item.result).toString());
+      previewed.add(resultUri(result).toString());
+      const stale = () => mine !== previews || accepted || hidden;
       try {
-        const opening = openResult(item.result, { preview: true, preserveFocus: true });
+        const opening = (async () => {
+          // A file not open yet takes a round trip to load, one that the next item's file, if open,
+          // does not: shown once loaded, it would cover the active item's preview (or the editor
+          // Escape put back). Loaded, it is shown only if it is still the item wanted.
+          await vscode.workspace.openTextDocument(resultUri(result));
+          return stale() ? undefined : openResult(result, { preview: true, preserveFocus: true });
+        })();
         previewing = opening.catch(() => undefined);
         const editor = await opening;
         // A preview that opens after the pick closed would set a disposed decoration type.
-        if (!hidden) editor.setDecorations(highlight, [resultRange(item.result, editor.document)]);
+        if (editor && !hidden) editor.setDecorations(highlight, [resultRange(result, editor.document)]);
       } catch (error) {
         // VS Code refuses an open that a later one superseded: the next item's preview (closing the
         // pick waits for the newest). Only a preview still wanted failed for a reason.
-        const message = `cannot preview ${item.result.path}: ${String(error)}`;
-        if (mine !== previews || accepted || hidden) deps.log.trace(message);
+        const message = `cannot preview ${result.path}: ${String(error)}`;
+        if (stale()) deps.log.trace(message);
         else deps.log.warn(message);
       }
     }),

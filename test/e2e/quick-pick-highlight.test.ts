@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { suite, test } from 'mocha';
 import { workbench } from '../../scripts/vscode-host/workbench.ts';
 
@@ -68,5 +70,61 @@ suite("the quick pick's preview highlight", () => {
     }
     await page.waitForTimeout(1_000);
     assert.deepEqual(warnings().slice(before), [], 'no preview the pick moved past or closed over is logged as a warning');
+  });
+
+  test("moved past at once, a result whose file takes longer to load does not cover the active result's preview", async () => {
+    const { page, commandPalette } = workbench();
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input[placeholder^="Search the workspace"]');
+    const rows = widget.locator('[role="option"]', { hasText: /·\s*(rrf|proximity|fuzzy)/ });
+    const closePick = async () => {
+      for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
+        await page.keyboard.press('Escape');
+        await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+      }
+    };
+    // The fixture's second folder, `notes`: the workspace file in the page's address names it relative to itself.
+    const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
+    const open = path.join(notes, 'quokka-open.md');
+    const late = path.join(notes, 'quokka-late.md');
+    writeFileSync(open, '# Quokka relay\n\nThe quokka relay settles every ledger.\n');
+    // Half a megabyte, never opened: its preview waits for the file to load, the other's does not.
+    const filler = Array.from({ length: 6_000 }, (_, i) => `Line ${i} of the wombat tally, counted twice.`);
+    writeFileSync(late, ['# Tally', '', 'A quokka relay passed here once.', '', ...filler].join('\n'));
+    try {
+      // The file to come back to, open in an editor: the first result, opened with Enter.
+      await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+      for (let attempt = 0; (await rows.count()) < 2; attempt++) {
+        assert.ok(attempt < 40, 'the two new files never both showed in the results');
+        await input.fill(attempt % 2 === 0 ? 'quokka relay' : 'quokka relay ledger');
+        await page.waitForTimeout(500);
+      }
+      await input.fill('quokka relay');
+      await rows.filter({ hasText: 'quokka-late.md' }).waitFor();
+      assert.match(await rows.nth(0).innerText(), /quokka-open\.md/, 'the short page ranks first');
+      await page.keyboard.press('Enter');
+      await page.locator('.tab.active', { hasText: 'quokka-open.md' }).waitFor();
+      await page.locator('.monaco-editor.focused').waitFor();
+
+      await page.keyboard.press('Control+Alt+F');
+      await input.fill('quokka relay');
+      await rows.filter({ hasText: 'quokka-late.md' }).waitFor();
+      await widget.locator('[role="option"].focused', { hasText: 'quokka-open.md' }).waitFor();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowUp');
+      await widget.locator('[role="option"].focused', { hasText: 'quokka-open.md' }).waitFor();
+      // Long enough for the big file to load and any preview of it to land.
+      await page.waitForTimeout(2_000);
+      assert.equal((await page.locator('.tab.active').first().innerText()).replace(/\s+/g, ''), 'quokka-open.md', "the active result's file is the one shown");
+
+      await closePick();
+      await page.locator('.monaco-editor.focused').waitFor();
+      assert.equal(await page.locator('.tab', { hasText: 'quokka-late.md' }).count(), 0, 'no preview is left open');
+    } finally {
+      await closePick();
+      await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
+      rmSync(open, { force: true });
+      rmSync(late, { force: true });
+    }
   });
 });
