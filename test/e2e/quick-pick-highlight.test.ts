@@ -94,7 +94,9 @@ suite("the quick pick's preview highlight", () => {
     try {
       // The file to come back to, open in an editor: the first result, opened with Enter.
       await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
-      for (let attempt = 0; (await rows.count()) < 2; attempt++) {
+      const listed = async (name: string) => (await rows.filter({ hasText: name }).count()) > 0;
+      // The files reach the index a moment after they are written: search again until both have.
+      for (let attempt = 0; !(await listed('quokka-open.md')) || !(await listed('quokka-late.md')); attempt++) {
         assert.ok(attempt < 40, 'the two new files never both showed in the results');
         await input.fill(attempt % 2 === 0 ? 'quokka relay' : 'quokka relay ledger');
         await page.waitForTimeout(500);
