@@ -175,7 +175,8 @@ export class IndexKeeper {
   private writes: Promise<unknown> = Promise.resolve();
   /** A rebuild deleting the database and opening a new one: what would use it meanwhile waits (`replaced`). */
   private replacing: Promise<void> | undefined;
-  private searchesInFlight = 0;
+  /** The searches under way: the idle work waits for none to run, a rebuild for these to end. */
+  private readonly searches = new Set<Promise<unknown>>();
   private lastSearchEnded = Number.NEGATIVE_INFINITY;
   /** Since when the idle work has waited for a quiet moment, to bound that wait. */
   private quietWaitSince: number | undefined;
@@ -388,15 +389,16 @@ export class IndexKeeper {
   async search(query: string, options?: SearchOptionsInput, semantic?: SemanticList): Promise<SearchResponse> {
     await this.writes.catch(() => undefined);
     await this.replaced();
-    this.searchesInFlight++;
+    // Engine.search answers without the files it could not refresh when the disk is full or
+    // another process holds the write lock.
+    const answering = this.engine.search(query, options, { refreshStale: this.currentRole === 'owner', ...(semantic ? { semantic } : {}) });
+    this.searches.add(answering);
     try {
-      // Engine.search answers without the files it could not refresh when the disk is full or
-      // another process holds the write lock.
-      const response = await this.engine.search(query, options, { refreshStale: this.currentRole === 'owner', ...(semantic ? { semantic } : {}) });
+      const response = await answering;
       const partial = this.firstIndexSoFar();
       return partial ? { ...response, partial } : response;
     } finally {
-      this.searchesInFlight--;
+      this.searches.delete(answering);
       this.lastSearchEnded = performance.now();
     }
   }
@@ -578,9 +580,12 @@ export class IndexKeeper {
   private async replaceDatabase(): Promise<void> {
     // Writes queued from now on wait for the new database (`enqueue`): only these go to the old one.
     const writes = this.writes;
+    const searches = [...this.searches];
     await this.cancelSync();
     await this.cancelEmbedding();
     await writes.catch(() => undefined);
+    // Searches asked for from now on wait for the new database (`search`): these read the old one.
+    await Promise.allSettled(searches);
     this.releaseLease();
     const { root, dbFile } = this.engine;
     this.engine.close();
@@ -809,7 +814,7 @@ export class IndexKeeper {
       }
       const started = performance.now();
       const waited = started - (this.quietWaitSince ??= started);
-      if (this.searchesInFlight > 0) return this.workWhenIdle();
+      if (this.searches.size > 0) return this.workWhenIdle();
       if (started - this.lastSearchEnded < SEARCH_QUIET_MS && waited < MAX_QUIET_WAIT_MS) return this.workWhenIdle();
       this.quietWaitSince = undefined;
       try {

@@ -224,3 +224,21 @@ test('a rebuild while files change, by the hundred and one at a time, fails noth
   assert.equal(keeper.stats().files, 20 + 300 + 300 + 1, 'the files there before, both batches and the saved file are indexed');
   assert.deepEqual(await paths(keeper, 'quokka'), ['single.md']);
 });
+
+test('a search under way when a rebuild starts answers, whenever in the search the rebuild comes', async () => {
+  const root = folderWith(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
+  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
+  cleanup.push(() => keeper.close());
+  await keeper.sync();
+  const failures: string[] = [];
+  for (let turns = 0; turns < 12; turns++) {
+    // Changed on disk and not reported: the search refreshes them first, which takes it a while.
+    for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(root, `n${i}.md`), `# N ${i}\n\nokapi ${i}, draft ${turns}\n`);
+    const searching = keeper.search('okapi');
+    for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (const outcome of await Promise.allSettled([searching, keeper.rebuild()]))
+      if (outcome.status === 'rejected') failures.push(`after ${turns} turns: ${String(outcome.reason)}`);
+  }
+  assert.deepEqual(failures, []);
+  assert.equal((await keeper.search('okapi', { limit: 50 })).results.length, 30);
+});
