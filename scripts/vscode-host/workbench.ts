@@ -30,6 +30,11 @@ export interface Workbench {
   openPanel: () => Promise<FrameLocator>;
   /** The panel's webview frame, open or not. */
   panel: () => FrameLocator;
+  /**
+   * Presses Escape until `widget` hides, at most three times: the first may only close a hover that
+   * the pointer, left where a click was, opened. The caller checks that it hid.
+   */
+  escapeFrom: (widget: Locator) => Promise<void>;
 }
 
 export interface WorkbenchHost {
@@ -94,6 +99,12 @@ function forPage(page: Page, host: WorkbenchHost): Workbench {
     panel() {
       // The view's webview nests the panel's document in a second frame.
       return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    },
+    async escapeFrom(widget) {
+      for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
+        await page.keyboard.press('Escape');
+        await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+      }
     },
     extensionLogs() {
       return readdirSync(host.logsDir, { recursive: true, encoding: 'utf8' })

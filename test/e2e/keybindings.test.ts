@@ -5,7 +5,7 @@ import { workbench } from '../../scripts/vscode-host/workbench.ts';
 // The page runs on Linux, so these are the Windows and Linux keys; the manifest gives macOS others.
 suite("the extension's shortcuts", () => {
   test("Ctrl+Alt+F leaves a tree's own find to it, as VS Code binds it there, and opens the quick pick from an editor", async () => {
-    const { page, screenshot, commandPalette, waitForIndex } = workbench();
+    const { page, screenshot, commandPalette, waitForIndex, escapeFrom } = workbench();
     await waitForIndex();
     await (await commandPalette('Show Explorer', 'View: Show Explorer')).click();
     const row = page.locator('.explorer-folders-view .monaco-list-row').first();
@@ -17,11 +17,7 @@ suite("the extension's shortcuts", () => {
     await screenshot('explorer-find');
     const quickPick = page.locator('.quick-input-widget input[placeholder^="Search the workspace"]');
     assert.equal(await quickPick.isVisible(), false, 'the quick pick stays closed over the Explorer');
-    // Escape first closes whatever hover the pointer, left where the row was clicked, opened.
-    for (let tries = 0; tries < 3 && (await treeFind.isVisible()); tries++) {
-      await page.keyboard.press('Escape');
-      await treeFind.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
-    }
+    await escapeFrom(treeFind);
     assert.equal(await treeFind.isVisible(), false, "Escape closes the tree's find");
 
     await (await commandPalette('Go to File', 'Go to File...')).click();

@@ -16,7 +16,7 @@ const rulesFor = (classes: string[]) => `[...document.styleSheets]
 
 suite("the quick pick's preview highlight", () => {
   test('leaves no style behind once the quick pick closes', async () => {
-    const { page, commandPalette, waitForIndex } = workbench();
+    const { page, commandPalette, waitForIndex, escapeFrom } = workbench();
     await waitForIndex();
     await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
     const input = page.locator('.quick-input-widget input[placeholder^="Search the workspace"]');
@@ -31,12 +31,8 @@ suite("the quick pick's preview highlight", () => {
     const classes = await page.evaluate<string[]>(PREVIEW_CLASSES);
     assert.ok((await page.evaluate<string[]>(rulesFor(classes))).length > 0, `the highlight (${classes.join(' ')}) is styled while previewed`);
 
-    // Escape first closes whatever hover the pointer, left where an earlier test clicked, opened.
     const widget = page.locator('.quick-input-widget');
-    for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
-      await page.keyboard.press('Escape');
-      await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
-    }
+    await escapeFrom(widget);
     assert.equal(await widget.isVisible(), false, 'Escape closes the quick pick');
     const deadline = Date.now() + 5_000;
     let left = await page.evaluate<string[]>(rulesFor(classes));
@@ -48,7 +44,7 @@ suite("the quick pick's preview highlight", () => {
   });
 
   test('previews superseded by moving on or closing warn of nothing', async () => {
-    const { page, extensionLogs } = workbench();
+    const { page, extensionLogs, escapeFrom } = workbench();
     const warnings = () => extensionLogs().flatMap((log) => log.split('\n').filter((line) => line.includes('[warning] cannot preview')));
     const before = warnings().length;
     const widget = page.locator('.quick-input-widget');
@@ -63,26 +59,17 @@ suite("the quick pick's preview highlight", () => {
         .first()
         .waitFor();
       for (let i = 0; i < 4; i++) await page.keyboard.press(i % 2 ? 'ArrowUp' : 'ArrowDown');
-      for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
-        await page.keyboard.press('Escape');
-        await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
-      }
+      await escapeFrom(widget);
     }
     await page.waitForTimeout(1_000);
     assert.deepEqual(warnings().slice(before), [], 'no preview the pick moved past or closed over is logged as a warning');
   });
 
   test("moved past at once, a result whose file takes longer to load does not cover the active result's preview", async () => {
-    const { page, commandPalette } = workbench();
+    const { page, commandPalette, escapeFrom } = workbench();
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input[placeholder^="Search the workspace"]');
     const rows = widget.locator('[role="option"]', { hasText: /·\s*(rrf|proximity|fuzzy)/ });
-    const closePick = async () => {
-      for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
-        await page.keyboard.press('Escape');
-        await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
-      }
-    };
     // The fixture's second folder, `notes`: the workspace file in the page's address names it relative to itself.
     const notes = path.join(path.dirname(new URL(page.url()).searchParams.get('workspace') ?? ''), 'notes');
     const open = path.join(notes, 'quokka-open.md');
@@ -119,11 +106,11 @@ suite("the quick pick's preview highlight", () => {
       await page.waitForTimeout(2_000);
       assert.equal((await page.locator('.tab.active').first().innerText()).replace(/\s+/g, ''), 'quokka-open.md', "the active result's file is the one shown");
 
-      await closePick();
+      await escapeFrom(widget);
       await page.locator('.monaco-editor.focused').waitFor();
       assert.equal(await page.locator('.tab', { hasText: 'quokka-late.md' }).count(), 0, 'no preview is left open');
     } finally {
-      await closePick();
+      await escapeFrom(widget);
       await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
       rmSync(open, { force: true });
       rmSync(late, { force: true });

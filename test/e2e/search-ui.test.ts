@@ -40,7 +40,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
   });
 
   test('the shortcut pressed again over the quick pick moves to its next result, past the last to the first, and keeps the query, as Quick Open does', async () => {
-    const { page, screenshot } = workbench();
+    const { page, screenshot, escapeFrom } = workbench();
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input[placeholder^="Search the workspace"]');
     await page.keyboard.press('Control+Alt+F');
@@ -58,10 +58,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     const count = await results.count();
     for (let at = 2; at <= count; at++) await page.keyboard.press('Control+Alt+F');
     await active(first).waitFor();
-    for (let tries = 0; tries < 3 && (await widget.isVisible()); tries++) {
-      await page.keyboard.press('Escape');
-      await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
-    }
+    await escapeFrom(widget);
     // Closed, the pick puts back the editor the last test opened, with its chunk selected, and gives
     // it the focus: a palette the next test opens before then loses its text to that selection.
     await page.locator('.monaco-editor.focused').waitFor();
