@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { copiesCount, partialNote } from '../core/describe.ts';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
-import { openResult, resultRange, resultUri, type OpenOptions, type ResultsModel } from './results.ts';
+import { openResult, resultRange, resultUri, showLines, type OpenOptions, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
 import { allTabs, textTabUri } from './tabs.ts';
 import { correctedQuery } from '../protocol/corrections.ts';
@@ -196,8 +196,8 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
           // A file not open yet takes a round trip to load, one that the next item's file, if open,
           // does not: shown once loaded, it would cover the active item's preview (or the editor
           // Escape put back). Loaded, it is shown only if it is still the item wanted.
-          await vscode.workspace.openTextDocument(resultUri(result));
-          return stale() ? undefined : openResult(result, { preview: true, preserveFocus: true });
+          const document = await vscode.workspace.openTextDocument(resultUri(result));
+          return stale() ? undefined : showLines(document, result, { preview: true, preserveFocus: true });
         })();
         previewing = opening.catch(() => undefined);
         const editor = await opening;

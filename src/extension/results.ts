@@ -31,7 +31,15 @@ export async function openResult(result: FolderResult, options: OpenOptions = {}
 
 /** Opens a file with its 1-based lines selected and in view. */
 export async function openLines(absPath: string, lines: { startLine: number; endLine: number }, options: OpenOptions = {}): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absPath));
+  return showLines(await vscode.workspace.openTextDocument(vscode.Uri.file(absPath)), lines, options);
+}
+
+/** Shows a document already loaded with its 1-based lines selected and in view. */
+export async function showLines(
+  document: vscode.TextDocument,
+  lines: { startLine: number; endLine: number },
+  options: OpenOptions = {},
+): Promise<vscode.TextEditor> {
   const range = resultRange(lines, document);
   const editor = await vscode.window.showTextDocument(document, {
     preview: options.preview ?? false,
