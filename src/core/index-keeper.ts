@@ -175,6 +175,8 @@ export class IndexKeeper {
   private writes: Promise<unknown> = Promise.resolve();
   /** A rebuild deleting the database and opening a new one: what would use it meanwhile waits (`replaced`). */
   private replacing: Promise<void> | undefined;
+  /** How many times syncs were stopped (`cancelSync`): one stopped while a rebuild replaces the database stops the rebuild's sync too. */
+  private syncsStopped = 0;
   /** The searches under way: the idle work waits for none to run, a rebuild for these to end. */
   private readonly searches = new Set<Promise<unknown>>();
   private lastSearchEnded = Number.NEGATIVE_INFINITY;
@@ -306,6 +308,7 @@ export class IndexKeeper {
 
   /** Stops the sync in progress, if any, and waits for it to wind down. True if there was one. */
   async cancelSync(): Promise<boolean> {
+    this.syncsStopped++;
     const run = this.syncRun;
     if (!run) return false;
     run.abort.abort();
@@ -569,8 +572,10 @@ export class IndexKeeper {
   async rebuild(): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}; rebuild it there.`);
     this.replacing ??= this.replaceDatabase().finally(() => (this.replacing = undefined));
+    // Counted after the replacement's own stop of the sync in progress: a pause from now on stops this rebuild.
+    const stopped = this.syncsStopped;
     await this.replacing;
-    return this.sync();
+    return this.sync(this.syncsStopped === stopped ? {} : { signal: AbortSignal.abort() });
   }
 
   /**
@@ -983,6 +988,7 @@ async function joinRun<P, R>(
   const { onProgress, signal } = options;
   if (onProgress) run.listeners.add(onProgress);
   const cancel = () => run.abort.abort();
+  if (signal?.aborted) cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     return await run.promise;

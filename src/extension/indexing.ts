@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { isGitInternal } from '../core/crawl/ignore-rules.ts';
 import type { IndexProgress } from '../core/indexer.ts';
-import type { ChunkOutline, FolderSpec, FolderStats } from '../protocol/worker.ts';
+import type { ChunkOutline, FolderId, FolderSpec, FolderStats } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { EmbedProgress } from '../core/semantic/lane.ts';
 import { apiKeyFor } from './embedding-setup.ts';
@@ -53,6 +53,8 @@ export class IndexController implements vscode.Disposable {
   private watchTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private paused = false;
+  /** Folders Rebuild Index has not reached yet: a pause stops it between folders, and Resume goes on. */
+  private rebuildPending = new Set<FolderId>();
   private progressReporter: ((progress: IndexProgress) => void) | undefined;
   private typingReported = Number.NEGATIVE_INFINITY;
   private readonly client: EngineClient;
@@ -179,12 +181,12 @@ export class IndexController implements vscode.Disposable {
       for (const spec of this.specs) {
         if (this.paused) break;
         const started = Date.now();
-        const firstPaths = this.openPaths(spec);
-        const result = await this.client.request({ type: 'sync', folder: spec.id, ...(firstPaths.length > 0 ? { firstPaths } : {}) });
+        const result = await this.syncFolder(spec);
         if (!result.ok) {
-          this.fail(`indexing ${spec.name} failed: ${result.error.message}`);
+          this.fail(`${this.rebuildPending.has(spec.id) ? 'rebuilding' : 'indexing'} ${spec.name} failed: ${result.error.message}`);
           return;
         }
+        this.rebuildPending.delete(spec.id);
         const s = result.value;
         // Another process keeps this folder's index; this window reads it (the worker logged who).
         if (!s) continue;
@@ -233,22 +235,25 @@ export class IndexController implements vscode.Disposable {
     await this.syncAll();
   }
 
+  /** Deletes every folder's index and indexes it again, folder by folder, as a sync does: Pause stops it, Resume goes on. */
   async rebuild(): Promise<void> {
     await this.pause();
-    this.paused = false;
-    this.setPhase('indexing');
-    for (const spec of this.specs) {
+    this.rebuildPending = new Set(this.specs.map((spec) => spec.id));
+    await this.syncAll();
+  }
+
+  /** Syncs one folder, or rebuilds it if Rebuild Index has yet to. */
+  private syncFolder(spec: FolderSpec) {
+    if (this.rebuildPending.has(spec.id)) {
       const keptBy = this.state.stats.find((s) => s.folder === spec.id)?.indexedBy;
-      if (keptBy) {
-        void vscode.window.showWarningMessage(`Fused Search: the index of ${spec.name} is kept by ${keptBy}; rebuild it there.`);
-        continue;
+      if (!keptBy) {
+        this.log.info(`rebuilding the index of ${spec.name}`);
+        return this.client.request({ type: 'rebuild', folder: spec.id });
       }
-      this.log.info(`rebuilding the index of ${spec.name}`);
-      const result = await this.client.request({ type: 'rebuild', folder: spec.id });
-      if (!result.ok) return this.fail(`rebuilding ${spec.name} failed: ${result.error.message}`);
+      void vscode.window.showWarningMessage(`Fused Search: the index of ${spec.name} is kept by ${keptBy}; rebuild it there.`);
     }
-    await this.refreshStats();
-    this.setPhase('ready');
+    const firstPaths = this.openPaths(spec);
+    return this.client.request({ type: 'sync', folder: spec.id, ...(firstPaths.length > 0 ? { firstPaths } : {}) });
   }
 
   /** Resolves once nothing is queued or syncing (for tests and the benchmark). */

@@ -114,7 +114,8 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   });
   const disposables: vscode.Disposable[] = [highlight];
 
-  const run = async (query: string) => {
+  /** Asks `query`; `again` when it is the query shown, asked again as a first index brings more files. */
+  const run = async (query: string, again = false) => {
     const mine = ++generation;
     if (query.trim() === '') {
       pick.items = [];
@@ -143,7 +144,12 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
     pick.title = note;
     const items: ResultItem[] = answer.value.results.map((r) => itemFor(r, multiRoot));
     if (note) items.unshift({ label: note, kind: vscode.QuickPickItemKind.Separator });
+    // New items make the first one active: asked again, the result a person moved to stays active
+    // (if still listed), as it keeps the focus in the panel, rather than the pick jumping back.
+    const active = again ? pick.activeItems[0]?.result : undefined;
     pick.items = items.length > 0 ? items : [{ label: '$(info) No results', alwaysShow: true }];
+    const same = active && items.find((item) => item.result && sameChunk(item.result, active));
+    if (same) pick.activeItems = [same];
   };
 
   /** Shows the editor the pick started from again, and closes the preview tab its previews left. */
@@ -175,7 +181,7 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   disposables.push(
     deps.indexChanged(() => {
       // Asked again as typed now; a keystroke waiting out its debounce will ask itself.
-      if (partial && !timer && !accepted) void run(pick.value);
+      if (partial && !timer && !accepted) void run(pick.value, true);
     }),
     pick.onDidChangeValue((value) => {
       clearTimeout(timer);
@@ -240,6 +246,10 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   shown = { pick, search };
   if (initial) search(initial);
   return pick;
+}
+
+function sameChunk(a: FolderResult, b: FolderResult): boolean {
+  return a.folder === b.folder && a.path === b.path && a.startLine === b.startLine && a.endLine === b.endLine;
 }
 
 export { resultUri };

@@ -242,3 +242,19 @@ test('a search under way when a rebuild starts answers, whenever in the search t
   assert.deepEqual(failures, []);
   assert.equal((await keeper.search('okapi', { limit: 50 })).results.length, 30);
 });
+
+test('a sync stopped as a rebuild replaces the database stops the rebuild too: it leaves the index part-built and says so', async () => {
+  const root = folderWith(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
+  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
+  cleanup.push(() => keeper.close());
+  await keeper.sync();
+  // As a pause reaches the worker a moment after Rebuild Index: the old database is still being let go.
+  const rebuilt = keeper.rebuild();
+  await keeper.cancelSync();
+  const summary = await rebuilt;
+  assert.equal(summary?.complete, false, 'the rebuild says it stopped');
+  assert.ok(keeper.stats().files < 400, `the rebuild stopped before indexing every file (${keeper.stats().files})`);
+  const resumed = await keeper.sync();
+  assert.equal(resumed?.complete, true);
+  assert.equal(keeper.stats().files, 400, 'a later sync finishes the rebuilt index');
+});
