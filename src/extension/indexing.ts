@@ -97,8 +97,8 @@ export class IndexController implements vscode.Disposable {
           void this.refreshStats();
         } else if (event.type === 'leaseTaken') {
           // The window (or server) that kept this index let it go: this one keeps it from now on. A
-          // sync already running may have passed over the folder: catch up after it.
-          if (!this.paused) void Promise.resolve(this.syncing).then(() => this.syncAll());
+          // sync already running may have passed over the folder: catch up after it, unless paused meanwhile.
+          void Promise.resolve(this.syncing).then(() => (this.paused ? undefined : this.syncAll()));
         } else if (event.type === 'error') {
           this.log.error(event.message);
         } else {
