@@ -55,7 +55,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       deps.index.onDidChange(() => this.postState()),
       deps.index.onDidChangeIndex(() => {
         // More of a first index is in: the view's results are asked for again.
-        if (this.shown?.kind === 'search' && this.shown.partial) void this.search(this.shown.query, this.shown.filters);
+        if (this.shown?.kind === 'search' && this.shown.partial) void this.search(this.shown.query, this.shown.filters, this.shown);
       }),
     );
   }
@@ -169,14 +169,17 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
     this.post({ type: 'results', query, results, offset: 0, more: false, corrections: [], elapsedMs, multiRoot, similar: true });
   }
 
-  private async search(query: string, filters: PanelFilters): Promise<void> {
+  /** Asks the view's search; `again`, the search it shows, asked again as a first index brings more files. */
+  private async search(query: string, filters: PanelFilters, again?: ViewSearch): Promise<void> {
     const search: ViewSearch | undefined = query.trim() === '' ? undefined : { kind: 'search', query, filters, partial: false, paging: false };
     this.shown = search;
     if (!search) return;
     const page = await this.nextPage(search);
     if (!page) return;
     search.listed = page.answer;
-    this.deps.model.set(search.listed);
+    // Asked again, next/previous go on from the result they were at, unless the quick pick has searched since.
+    if (!again) this.deps.model.set(search.listed);
+    else if (this.deps.model.answer === again.listed) this.deps.model.refresh(search.listed);
     search.partial = page.answer.partial !== undefined;
     this.postPage(search, page);
   }

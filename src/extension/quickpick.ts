@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { copiesCount, partialNote } from '../core/describe.ts';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
-import { openResult, resultRange, resultUri, showLines, type OpenOptions, type ResultsModel } from './results.ts';
+import { openResult, resultRange, resultUri, sameChunk, showLines, type OpenOptions, type ResultsModel } from './results.ts';
 import type { Settings } from './settings.ts';
 import { allTabs, textTabUri } from './tabs.ts';
 import { correctedQuery } from '../protocol/corrections.ts';
@@ -137,7 +137,8 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
       return;
     }
     deps.log.trace(`quick pick "${query}": ${answer.value.results.length} results in ${(performance.now() - started).toFixed(1)} ms`);
-    deps.model.set(answer.value);
+    if (again) deps.model.refresh(answer.value);
+    else deps.model.set(answer.value);
     partial = answer.value.partial !== undefined;
     const multiRoot = deps.multiRoot();
     const note = answerNote(answer.value);
@@ -246,10 +247,6 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   shown = { pick, search };
   if (initial) search(initial);
   return pick;
-}
-
-function sameChunk(a: FolderResult, b: FolderResult): boolean {
-  return a.folder === b.folder && a.path === b.path && a.startLine === b.startLine && a.endLine === b.endLine;
 }
 
 export { resultUri };

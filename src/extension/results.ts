@@ -51,6 +51,10 @@ export async function showLines(
   return editor;
 }
 
+export function sameChunk(a: FolderResult, b: FolderResult): boolean {
+  return a.folder === b.folder && a.path === b.path && a.startLine === b.startLine && a.endLine === b.endLine;
+}
+
 export class ResultsModel implements vscode.Disposable {
   answer: SearchAnswer | undefined;
   /** Index of the result last opened through next/previous or a click; -1 before any. */
@@ -65,6 +69,14 @@ export class ResultsModel implements vscode.Disposable {
   set(answer: SearchAnswer): void {
     this.answer = answer;
     this.current = -1;
+    this.changed.fire();
+  }
+
+  /** The same search answered again as a first index brings more files: the cursor stays on its result, if still listed. */
+  refresh(answer: SearchAnswer): void {
+    const at = this.results[this.current];
+    this.answer = answer;
+    this.current = at ? answer.results.findIndex((result) => sameChunk(result, at)) : -1;
     this.changed.fire();
   }
 
