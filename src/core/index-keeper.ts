@@ -102,6 +102,13 @@ interface EmbedRun {
 }
 
 /** A full sync in progress; later callers join it instead of starting another. */
+/** A sync as a host asks for it: a signal that stops it, its progress, the files to bring up to date before the crawl. */
+interface SyncRequest {
+  signal?: AbortSignal;
+  onProgress?: (progress: IndexProgress) => void;
+  firstPaths?: readonly string[];
+}
+
 interface SyncRun {
   promise: Promise<IndexSummary>;
   abort: AbortController;
@@ -175,8 +182,8 @@ export class IndexKeeper {
   private writes: Promise<unknown> = Promise.resolve();
   /** A rebuild deleting the database and opening a new one: what would use it meanwhile waits (`replaced`). */
   private replacing: Promise<void> | undefined;
-  /** How many times syncs were stopped (`cancelSync`): one stopped while a rebuild replaces the database stops the rebuild's sync too. */
-  private syncsStopped = 0;
+  /** A host paused the work (`pause`): no sync or embedding starts by itself until a host asks for a sync. */
+  private paused = false;
   /** The searches under way: the idle work waits for none to run, a rebuild for these to end. */
   private readonly searches = new Set<Promise<unknown>>();
   private lastSearchEnded = Number.NEGATIVE_INFINITY;
@@ -233,12 +240,28 @@ export class IndexKeeper {
 
   /**
    * Brings the whole index up to date (a crawl; only changed files are read), or joins the run in
-   * progress. Aborting `signal` stops it; what was indexed so far stays. A reader does nothing
-   * and resolves with null: the holder keeps the index.
+   * progress, and lifts a pause. Aborting `signal` stops it; what was indexed so far stays. A reader
+   * does nothing and resolves with null: the holder keeps the index.
    */
-  async sync(
-    options: { signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void; firstPaths?: readonly string[] } = {},
-  ): Promise<IndexSummary | null> {
+  async sync(options: SyncRequest = {}): Promise<IndexSummary | null> {
+    // Asked for by a host: the work a pause held back starts again.
+    this.paused = false;
+    return this.syncOrJoin(options);
+  }
+
+  /**
+   * Stops the sync and the embedding in progress, and starts neither by itself until a host asks
+   * for a sync: file changes are still applied one by one, but a mass change, a changed ignore file
+   * or a new folder waits for that sync, whose crawl finds them.
+   */
+  async pause(): Promise<void> {
+    this.paused = true;
+    await this.cancelSync();
+    await this.cancelEmbedding();
+  }
+
+  /** `sync` as the keeper asks it of itself: a pause stays. */
+  private async syncOrJoin(options: SyncRequest): Promise<IndexSummary | null> {
     // A mass change's sync looks at its own files only: a sync of the whole folder follows it. And
     // a rebuild replacing the database (it stops that sync) starts one on the new database.
     for (;;) {
@@ -252,15 +275,15 @@ export class IndexKeeper {
   }
 
   /** A sync that sees the folder as it is now: the one in progress may have crawled past a change. */
-  private resync(): Promise<IndexSummary | null> {
+  private async resync(): Promise<IndexSummary | null> {
     const running = this.syncRun;
-    if (!running) return this.sync();
+    if (!running) return this.paused ? null : this.syncOrJoin({});
     return (this.nextSync ??= running.promise
       .catch(() => undefined)
       .then(() => {
         this.nextSync = undefined;
         // A sync stopped on purpose (pause, close) is not started again behind the user's back.
-        return running.abort.signal.aborted ? null : this.sync();
+        return running.abort.signal.aborted || this.paused ? null : this.syncOrJoin({});
       }));
   }
 
@@ -277,7 +300,7 @@ export class IndexKeeper {
       this.massSync = undefined;
       const wanted = [...this.massPaths];
       this.massPaths.clear();
-      if (stopped || this.currentRole !== 'owner' || this.closed) return null;
+      if (stopped || this.paused || this.currentRole !== 'owner' || this.closed) return null;
       this.syncRun = this.startSync([], wanted);
       return this.syncRun.promise;
     }));
@@ -308,7 +331,6 @@ export class IndexKeeper {
 
   /** Stops the sync in progress, if any, and waits for it to wind down. True if there was one. */
   async cancelSync(): Promise<boolean> {
-    this.syncsStopped++;
     const run = this.syncRun;
     if (!run) return false;
     run.abort.abort();
@@ -572,10 +594,10 @@ export class IndexKeeper {
   async rebuild(): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}; rebuild it there.`);
     this.replacing ??= this.replaceDatabase().finally(() => (this.replacing = undefined));
-    // Counted after the replacement's own stop of the sync in progress: a pause from now on stops this rebuild.
-    const stopped = this.syncsStopped;
+    this.paused = false;
     await this.replacing;
-    return this.sync(this.syncsStopped === stopped ? {} : { signal: AbortSignal.abort() });
+    // Paused while the database was replaced: the rebuild stops as a sync would, before it starts.
+    return this.paused ? this.syncOrJoin({ signal: AbortSignal.abort() }) : this.sync();
   }
 
   /**
@@ -786,6 +808,7 @@ export class IndexKeeper {
 
   /** Starts an embedding pass after indexing, or asks the running one to be followed by another. */
   private embedInBackground(): void {
+    if (this.paused) return;
     if (this.embedRun) {
       this.embedAgain = true;
       return;

@@ -118,7 +118,11 @@ export const workerRequests = {
   sync: { params: z.object({ folder: folderId, firstPaths: z.array(z.string()).optional() }), ...returns<IndexSummary | null>() },
   /** The user is typing (in an editor, or a query): syncs rest between their batches until they stop (src/core/user-activity.ts). */
   typing: { params: z.object({}), ...returns<null>() },
-  /** Stops any running sync and embedding pass; a later `sync` resumes from what the index already holds, and embeds after it. */
+  /**
+   * Stops any running sync and embedding pass, and starts none until a later `sync`, which resumes
+   * from what the index already holds (and embeds after it); meanwhile file changes apply one by
+   * one, and a mass change waits for that sync (IndexKeeper.pause).
+   */
   pause: { params: z.object({}), ...returns<null>() },
   /** Deletes a folder's database and indexes it from scratch; refused while another process keeps it. */
   rebuild: { params: z.object({ folder: folderId }), ...returns<IndexSummary | null>() },

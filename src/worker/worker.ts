@@ -161,7 +161,7 @@ const handlers: RequestHandlers = {
   },
 
   async pause() {
-    await Promise.all([...folders.values()].flatMap((entry) => [entry.keeper.cancelSync(), entry.keeper.cancelEmbedding()]));
+    await Promise.all([...folders.values()].map((entry) => entry.keeper.pause()));
     return null;
   },
 

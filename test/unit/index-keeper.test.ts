@@ -243,18 +243,45 @@ test('a search under way when a rebuild starts answers, whenever in the search t
   assert.equal((await keeper.search('okapi', { limit: 50 })).results.length, 30);
 });
 
-test('a sync stopped as a rebuild replaces the database stops the rebuild too: it leaves the index part-built and says so', async () => {
+test('a pause as a rebuild replaces the database stops the rebuild too: it leaves the index part-built and says so', async () => {
   const root = folderWith(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
   const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
   cleanup.push(() => keeper.close());
   await keeper.sync();
   // As a pause reaches the worker a moment after Rebuild Index: the old database is still being let go.
   const rebuilt = keeper.rebuild();
-  await keeper.cancelSync();
+  await keeper.pause();
   const summary = await rebuilt;
   assert.equal(summary?.complete, false, 'the rebuild says it stopped');
   assert.ok(keeper.stats().files < 400, `the rebuild stopped before indexing every file (${keeper.stats().files})`);
   const resumed = await keeper.sync();
   assert.equal(resumed?.complete, true);
   assert.equal(keeper.stats().files, 400, 'a later sync finishes the rebuilt index');
+});
+
+test('paused, a keeper applies a changed file but starts no sync by itself: a mass change and an ignore file wait for the next sync', async () => {
+  const root = folderWith(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
+  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
+  cleanup.push(() => keeper.close());
+  await keeper.sync();
+  await keeper.pause();
+  const checkout = Array.from({ length: 250 }, (_, i) => `branch/b${i}.md`);
+  for (const relPath of checkout) {
+    fs.mkdirSync(path.dirname(path.join(root, relPath)), { recursive: true });
+    fs.writeFileSync(path.join(root, relPath), `# B\n\nquokka ${relPath}\n`);
+  }
+  fs.writeFileSync(path.join(root, 'saved.md'), '# Saved\n\nwallaby\n');
+  fs.writeFileSync(path.join(root, '.fusedsearchignore'), 'n1.md\n');
+  await keeper.applyChanges(checkout);
+  await keeper.applyChanges(['saved.md']);
+  await keeper.applyChanges(['.fusedsearchignore']);
+  assert.deepEqual(await paths(keeper, 'wallaby'), ['saved.md'], 'a file changed while paused is indexed');
+  assert.deepEqual(await paths(keeper, 'quokka'), [], 'the checkout waits for the next sync');
+  const okapis = async () => (await keeper.search('okapi', { limit: 50 })).results.map((result) => result.path);
+  assert.ok((await okapis()).includes('n1.md'), 'the new ignore rule waits for the next sync');
+
+  const resumed = await keeper.sync();
+  assert.equal(resumed?.complete, true);
+  assert.equal((await keeper.search('quokka', { limit: 300 })).results.length, 250, 'the next sync brings the checkout in');
+  assert.ok(!(await okapis()).includes('n1.md'), 'and leaves the ignored file out');
 });
