@@ -61,6 +61,8 @@ export class ResultsModel implements vscode.Disposable {
   current = -1;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  /** What the context key `fusedSearch.hasResults` says: the palette offers Next and Previous Result once there are results to move through. */
+  private hasResults = false;
 
   get results(): FolderResult[] {
     return this.answer?.results ?? [];
@@ -69,7 +71,7 @@ export class ResultsModel implements vscode.Disposable {
   set(answer: SearchAnswer): void {
     this.answer = answer;
     this.current = -1;
-    this.changed.fire();
+    this.announce();
   }
 
   /** The same search answered again as a first index brings more files: the cursor stays on its result, if still listed. */
@@ -77,19 +79,19 @@ export class ResultsModel implements vscode.Disposable {
     const at = this.results[this.current];
     this.answer = answer;
     this.current = at ? answer.results.findIndex((result) => sameChunk(result, at)) : -1;
-    this.changed.fire();
+    this.announce();
   }
 
   /** The same search's answer with a later page below its results: the cursor stays where it is. */
   extend(answer: SearchAnswer): void {
     this.answer = answer;
-    this.changed.fire();
+    this.announce();
   }
 
   clear(): void {
     this.answer = undefined;
     this.current = -1;
-    this.changed.fire();
+    this.announce();
   }
 
   async go(step: 1 | -1): Promise<FolderResult | undefined> {
@@ -107,8 +109,17 @@ export class ResultsModel implements vscode.Disposable {
     if (!result) return undefined;
     this.current = index;
     await openResult(result, options);
-    this.changed.fire();
+    this.announce();
     return result;
+  }
+
+  private announce(): void {
+    const has = this.results.length > 0;
+    if (has !== this.hasResults) {
+      this.hasResults = has;
+      void vscode.commands.executeCommand('setContext', 'fusedSearch.hasResults', has);
+    }
+    this.changed.fire();
   }
 
   dispose(): void {
