@@ -101,7 +101,6 @@ interface EmbedRun {
   listeners: Set<(progress: EmbedProgress) => void>;
 }
 
-/** A full sync in progress; later callers join it instead of starting another. */
 /** A sync as a host asks for it: a signal that stops it, its progress, the files to bring up to date before the crawl. */
 interface SyncRequest {
   signal?: AbortSignal;
@@ -109,6 +108,7 @@ interface SyncRequest {
   firstPaths?: readonly string[];
 }
 
+/** A full sync in progress; later callers join it instead of starting another. */
 interface SyncRun {
   promise: Promise<IndexSummary>;
   abort: AbortController;
@@ -350,11 +350,15 @@ export class IndexKeeper {
     if (this.currentRole !== 'owner') return [];
     if (paths.length >= MASS_CHANGE_FILES) {
       await this.replaced();
-      this.emit({ type: 'log', message: `${paths.length} files changed at once: syncing them as one batch` });
       // New ignore rules may change what the whole folder holds, and a first index not finished
       // needs the crawl anyway.
       const rulesChanged = paths.some(isIgnoreFile);
       if (rulesChanged) this.engine.reloadRules();
+      if (this.paused) {
+        this.emit({ type: 'log', message: `${paths.length} files changed at once: left for the next sync, as indexing is paused` });
+        return [];
+      }
+      this.emit({ type: 'log', message: `${paths.length} files changed at once: syncing them as one batch` });
       await (rulesChanged || this.engine.lastSync() === undefined ? this.resync() : this.syncPaths(paths));
       return [];
     }
@@ -593,8 +597,9 @@ export class IndexKeeper {
   /** Deletes the database and indexes the folder from scratch. Only the owner may: the holder would go on writing to a file no one reads. */
   async rebuild(): Promise<IndexSummary | null> {
     if (this.currentRole !== 'owner') throw new NotKeeperError(`The index is kept by ${this.keptBy ?? 'another process'}; rebuild it there.`);
-    this.replacing ??= this.replaceDatabase().finally(() => (this.replacing = undefined));
+    // Asked for, a rebuild lifts a pause, as a sync does.
     this.paused = false;
+    this.replacing ??= this.replaceDatabase().finally(() => (this.replacing = undefined));
     await this.replacing;
     // Paused while the database was replaced: the rebuild stops as a sync would, before it starts.
     return this.paused ? this.syncOrJoin({ signal: AbortSignal.abort() }) : this.sync();
