@@ -115,7 +115,8 @@ export class IndexController implements vscode.Disposable {
         this.restartPending = false;
         this.state.error = undefined;
         // The dead worker's sync or updates may not have finished: a sync reads only what changed.
-        if (this.paused) void this.refreshStats().then(() => this.setPhase('paused'));
+        // Paused, the new worker's keepers hold still too until Resume.
+        if (this.paused) void this.client.request({ type: 'pause' }).then(() => this.refreshStats().then(() => this.setPhase('paused')));
         else void this.syncAll();
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.readNow(document.uri)),
