@@ -52,6 +52,8 @@ export class IndexController implements vscode.Disposable {
   private pendingPaths = new Map<string, Set<string>>();
   private watchTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
+  /** The last re-open for changed settings or folders (`restart`): `idle` waits for it too. */
+  private reopening: Promise<void> = Promise.resolve();
   private paused = false;
   /** Folders Rebuild Index has not reached yet: a pause stops it between folders, and Resume goes on. */
   private rebuildPending = new Set<FolderId>();
@@ -160,15 +162,21 @@ export class IndexController implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Fused Search: ${notice}`);
     }
     await this.refreshStats();
-    if (!this.paused) await this.syncAll(opened.value.empty.length > 0);
+    // Paused, the folders opened now hold still too until Resume.
+    if (this.paused) await this.client.request({ type: 'pause' });
+    else await this.syncAll(opened.value.empty.length > 0);
   }
 
   /** Settings or folders changed: re-open with the new options (the worker keeps unchanged folders). */
-  async restart(why: string): Promise<void> {
+  restart(why: string): Promise<void> {
     this.log.info(`re-opening the index: ${why}`);
-    await this.client.request({ type: 'pause' });
-    await this.syncing;
-    await this.start();
+    const reopening = (async () => {
+      await this.client.request({ type: 'pause' });
+      await this.syncing;
+      await this.start();
+    })();
+    this.reopening = reopening.catch(() => undefined);
+    return reopening;
   }
 
   /** Runs a full sync of every folder; with `notify`, also as a cancellable notification. */
@@ -261,6 +269,7 @@ export class IndexController implements vscode.Disposable {
   async idle(): Promise<void> {
     for (;;) {
       if (this.watchTimer) this.flush();
+      await this.reopening;
       await this.syncing;
       await this.flushing;
       if (!this.syncing && !this.watchTimer && this.state.phase !== 'starting') return;
