@@ -38,8 +38,8 @@ suite('results while a first index is under way', () => {
         const functions = Array.from({ length: 8 }, (_, f) => `export function wombat${f}Tally${i}(okapi: number): number {\n  okapi += ${f};\n}\n`);
         writeFileSync(path.join(dir, `ledger${i}.ts`), functions.join('\n'));
       }
-      // Indexed from the watcher first, all of them: none is reported late, after the pause, as a
-      // change to apply. The watcher reports them over a few seconds: the count holds still after.
+      // Indexed from the watcher first, all of them: none is reported late, during the pause, to be
+      // read and have the pick ask again. The watcher reports them over a few seconds: the count holds still after.
       let [count, since] = [0, Date.now()];
       for (let waited = 0; count < chunksIn(indexed) + LEDGER_FILES || Date.now() - since < 5_000; waited += 500) {
         assert.ok(waited < 240_000, `the ledger was never all indexed (${await status.innerText()})`);

@@ -4,13 +4,10 @@ import path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { IndexState } from '../../src/extension/indexing.ts';
-import type { SearchAnswer } from '../../src/protocol/worker.ts';
-import { activateAndIndex, search, waitForIndex } from './extension-api.ts';
+import { activateAndIndex, CHECKOUT_FILES, checkoutWhilePaused, MASS_CHANGE_FILES, search, waitForIndex } from './extension-api.ts';
 
 /** Enough files in the first folder that rebuilding it outlasts the pause asked for as it starts. */
 const BULK_FILES = 3_000;
-/** More than the keeper reads one by one (MASS_CHANGE_FILES, 200): a branch switch's worth. */
-const CHECKOUT_FILES = 400;
 
 const status = async () => (await vscode.commands.executeCommand<{ text: string }>('fusedSearch.api.status')).text;
 const lastIndexed = (state: IndexState, folder: string) => state.stats.find((s) => s.name === folder)?.lastIndexedAt;
@@ -80,10 +77,6 @@ suite('Pause Indexing', () => {
 
   test('settings changed while paused open the folders again paused: a checkout meanwhile waits for Resume', async function () {
     this.timeout(120_000);
-    const notes = vscode.workspace.workspaceFolders?.find((f) => f.name === 'notes');
-    assert.ok(notes);
-    const checkout = path.join(notes.uri.fsPath, 'checkout');
-    const found = async () => (await vscode.commands.executeCommand<SearchAnswer>('fusedSearch.api.search', 'bilbyledger', { limit: 500 })).results.length;
     const config = vscode.workspace.getConfiguration('fusedSearch');
     await waitForIndex();
     await vscode.commands.executeCommand('fusedSearch.pauseIndexing');
@@ -92,20 +85,12 @@ suite('Pause Indexing', () => {
       await config.update('maxFileBytes', 2_000_000, vscode.ConfigurationTarget.Workspace);
       await new Promise((r) => setTimeout(r, 500));
       await waitForIndex();
-      mkdirSync(checkout, { recursive: true });
-      for (let i = 0; i < CHECKOUT_FILES; i++) writeFileSync(path.join(checkout, `page${i}.md`), `# Page ${i}\n\nThe bilbyledger holds page ${i}.\n`);
-      await new Promise((r) => setTimeout(r, 2_000));
-      await waitForIndex();
-      assert.ok((await found()) < 200, 'paused, the folders opened again leave the checkout for Resume');
-      assert.match(await status(), /Fused: paused/);
-
-      await vscode.commands.executeCommand('fusedSearch.resumeIndexing');
-      await waitForIndex();
-      assert.equal(await found(), CHECKOUT_FILES, 'resumed, the sync brings the checkout in');
+      const { whilePaused, status, afterResume } = await checkoutWhilePaused('bilbyledger');
+      assert.ok(whilePaused < MASS_CHANGE_FILES, `paused, the folders opened again leave the checkout for Resume (${whilePaused} indexed)`);
+      assert.match(status, /Fused: paused/);
+      assert.equal(afterResume, CHECKOUT_FILES, 'resumed, the sync brings the checkout in');
     } finally {
       await config.update('maxFileBytes', undefined, vscode.ConfigurationTarget.Workspace);
-      await vscode.commands.executeCommand('fusedSearch.resumeIndexing');
-      rmSync(checkout, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 500));
       await waitForIndex();
     }

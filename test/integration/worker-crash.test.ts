@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { SearchAnswer } from '../../src/protocol/worker.ts';
-import { activateAndIndex, search, waitForIndex } from './extension-api.ts';
-
-/** The keeper syncs a batch of this many changed files or more as one, rather than reading them one by one. */
-const MASS_CHANGE_FILES = 200;
-const CHECKOUT_FILES = 400;
+import { activateAndIndex, CHECKOUT_FILES, checkoutWhilePaused, MASS_CHANGE_FILES, search, waitForIndex } from './extension-api.ts';
 
 const status = () => vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
 
@@ -63,30 +56,13 @@ suite('the engine worker dies', () => {
 
   test('a worker that dies while indexing is paused comes back paused: a checkout meanwhile waits for Resume', async function () {
     this.timeout(60_000);
-    const notes = vscode.workspace.workspaceFolders?.find((f) => f.name === 'notes');
-    assert.ok(notes);
-    const checkout = path.join(notes.uri.fsPath, 'checkout');
-    const found = async () => (await vscode.commands.executeCommand<SearchAnswer>('fusedSearch.api.search', 'numbatledger', { limit: 500 })).results.length;
     const restarts = (await waitForIndex()).restarts;
     await vscode.commands.executeCommand('fusedSearch.pauseIndexing');
     await vscode.commands.executeCommand('fusedSearch.api.crashWorkerForTest');
     await until('the worker is back, paused', waitForIndex, (s) => s.restarts > restarts && s.phase === 'paused', 15_000);
-    try {
-      // As many files as a branch switch changes, written at once: the watcher reports them together.
-      mkdirSync(checkout, { recursive: true });
-      for (let i = 0; i < CHECKOUT_FILES; i++) writeFileSync(path.join(checkout, `page${i}.md`), `# Page ${i}\n\nThe numbatledger holds page ${i}.\n`);
-      await new Promise((r) => setTimeout(r, 2_000));
-      await waitForIndex();
-      assert.ok((await found()) < MASS_CHANGE_FILES, 'paused, the new worker leaves the checkout for Resume');
-      assert.match((await status()).text, /Fused: paused/);
-
-      await vscode.commands.executeCommand('fusedSearch.resumeIndexing');
-      await waitForIndex();
-      assert.equal(await found(), CHECKOUT_FILES, 'resumed, the sync brings the checkout in');
-    } finally {
-      await vscode.commands.executeCommand('fusedSearch.resumeIndexing');
-      rmSync(checkout, { recursive: true, force: true });
-      await until('the checkout is gone from the index', found, (n) => n === 0, 20_000);
-    }
+    const { whilePaused, status, afterResume } = await checkoutWhilePaused('numbatledger');
+    assert.ok(whilePaused < MASS_CHANGE_FILES, `paused, the new worker leaves the checkout for Resume (${whilePaused} indexed)`);
+    assert.match(status, /Fused: paused/);
+    assert.equal(afterResume, CHECKOUT_FILES, 'resumed, the sync brings the checkout in');
   });
 });
