@@ -117,9 +117,7 @@ export class IndexController implements vscode.Disposable {
         this.restartPending = false;
         this.state.error = undefined;
         // The dead worker's sync or updates may not have finished: a sync reads only what changed.
-        // Paused, the new worker's keepers hold still too until Resume.
-        if (this.paused) void this.client.request({ type: 'pause' }).then(() => this.refreshStats().then(() => this.setPhase('paused')));
-        else void this.syncAll();
+        void this.refreshStats().then(() => this.syncUnlessPaused());
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.readNow(document.uri)),
       // A sync rests between its batches while the user types (src/core/user-activity.ts).
@@ -162,9 +160,14 @@ export class IndexController implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Fused Search: ${notice}`);
     }
     await this.refreshStats();
-    // Paused, the folders opened now hold still too until Resume.
-    if (this.paused) await this.client.request({ type: 'pause' });
-    else await this.syncAll(opened.value.empty.length > 0);
+    await this.syncUnlessPaused(opened.value.empty.length > 0);
+  }
+
+  /** Folders just opened, or opened again by a new worker: synced, or, paused, held still too until Resume. */
+  private async syncUnlessPaused(notify = false): Promise<void> {
+    if (!this.paused) return this.syncAll(notify);
+    await this.client.request({ type: 'pause' });
+    this.setPhase('paused');
   }
 
   /** Settings or folders changed: re-open with the new options (the worker keeps unchanged folders). */
