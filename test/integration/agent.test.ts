@@ -6,7 +6,7 @@ import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { ENGINE_NODE_FLAGS } from '../../src/core/engine-process.ts';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
-import { activateAndIndex } from './extension-api.ts';
+import { activateAndIndex, status } from './extension-api.ts';
 
 /** The tool's answer as the model reads it: its text parts joined. */
 async function invoke(input: Record<string, unknown>): Promise<string> {
@@ -108,8 +108,7 @@ suite('the fused_search language model tool', () => {
     const env = await invoke({ query: 'SMTP_PASSWORD mail relay' });
     assert.doesNotMatch(env, /\.env:\d/);
     assert.ok(!env.includes('Vt8pQ2zL6wRk3Ns9'));
-    const status = await vscode.commands.executeCommand<{ tooltip: string }>('fusedSearch.api.status');
-    assert.match(status.tooltip, /Kept out 1 file that holds credentials \(\.env\)/);
+    assert.match((await status()).tooltip, /Kept out 1 file that holds credentials \(\.env\)/);
   });
 
   test('bad input is answered with a sentence the model can act on, not an exception', async () => {
@@ -154,9 +153,9 @@ suite('the MCP server the extension offers VS Code', () => {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
         return result.content[0]?.type === 'text' ? result.content[0].text : '';
       };
-      const status = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string } | null };
-      assert.equal(status.role, 'reader');
-      assert.equal(status.heldBy?.kind, 'vscode');
+      const indexStatus = JSON.parse(await call('index_status', {})) as { role: string; heldBy: { kind: string } | null };
+      assert.equal(indexStatus.role, 'reader');
+      assert.equal(indexStatus.heldBy?.kind, 'vscode');
       assert.match(await call('search', { query: 'reciprocal rank fusion' }), /src\/fusion\.ts\n(?:.+\n)*?\[\d+\] \d+-\d+ reciprocalRankFusion · chunk /);
     } finally {
       await client.close();

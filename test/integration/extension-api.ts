@@ -1,5 +1,6 @@
 // What the suites ask of the extension, through the commands it registers for tests: its index's
-// state once settled, a search as the quick pick asks it, and a checkout while indexing is paused.
+// state once settled, its status bar item, a search as the quick pick asks it, and a checkout while
+// indexing is paused.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -9,6 +10,9 @@ import type { SearchAnswer } from '../../src/protocol/worker.ts';
 
 /** Resolves once nothing is queued or syncing, with the index's state then. */
 export const waitForIndex = async () => vscode.commands.executeCommand<IndexState>('fusedSearch.api.waitForIndex');
+
+/** The status bar item's text and tooltip. */
+export const status = async () => vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
 
 export const search = async (query: string, options?: SearchOptionsInput) =>
   vscode.commands.executeCommand<SearchAnswer | undefined>('fusedSearch.api.search', query, options);
@@ -40,10 +44,10 @@ export async function checkoutWhilePaused(word: string): Promise<{ whilePaused: 
     await new Promise((r) => setTimeout(r, 2_000));
     await waitForIndex();
     const whilePaused = await found();
-    const { text: status } = await vscode.commands.executeCommand<{ text: string }>('fusedSearch.api.status');
+    const { text } = await status();
     await vscode.commands.executeCommand('fusedSearch.resumeIndexing');
     await waitForIndex();
-    return { whilePaused, status, afterResume: await found() };
+    return { whilePaused, status: text, afterResume: await found() };
   } finally {
     await vscode.commands.executeCommand('fusedSearch.resumeIndexing');
     rmSync(checkout, { recursive: true, force: true });

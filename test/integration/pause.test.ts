@@ -4,12 +4,11 @@ import path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { IndexState } from '../../src/extension/indexing.ts';
-import { activateAndIndex, CHECKOUT_FILES, checkoutWhilePaused, MASS_CHANGE_FILES, search, waitForIndex } from './extension-api.ts';
+import { activateAndIndex, CHECKOUT_FILES, checkoutWhilePaused, MASS_CHANGE_FILES, search, status, waitForIndex } from './extension-api.ts';
 
 /** Enough files in the first folder that rebuilding it outlasts the pause asked for as it starts. */
 const BULK_FILES = 3_000;
 
-const status = async () => (await vscode.commands.executeCommand<{ text: string }>('fusedSearch.api.status')).text;
 const lastIndexed = (state: IndexState, folder: string) => state.stats.find((s) => s.name === folder)?.lastIndexedAt;
 
 suite('Pause Indexing', () => {
@@ -49,13 +48,13 @@ suite('Pause Indexing', () => {
     assert.ok(notesBefore, 'the notes folder was indexed');
 
     const rebuilding = vscode.commands.executeCommand('fusedSearch.rebuildIndex');
-    for (let waited = 0; !(await status()).includes('indexing'); waited += 20) {
-      assert.ok(waited < 30_000, `the rebuild never said it was indexing (${await status()})`);
+    for (let waited = 0; !(await status()).text.includes('indexing'); waited += 20) {
+      assert.ok(waited < 30_000, `the rebuild never said it was indexing (${(await status()).text})`);
       await new Promise((r) => setTimeout(r, 20));
     }
     await vscode.commands.executeCommand('fusedSearch.pauseIndexing');
     await rebuilding;
-    assert.match(await status(), /Fused: paused/, 'paused during a rebuild, the status says so');
+    assert.match((await status()).text, /Fused: paused/, 'paused during a rebuild, the status says so');
     const paused = await waitForIndex();
     assert.equal(lastIndexed(paused, 'notes'), notesBefore, 'the folder after the one paused was not rebuilt');
     const app = paused.stats.find((s) => s.name === 'app');
@@ -85,9 +84,9 @@ suite('Pause Indexing', () => {
       await config.update('maxFileBytes', 2_000_000, vscode.ConfigurationTarget.Workspace);
       await new Promise((r) => setTimeout(r, 500));
       await waitForIndex();
-      const { whilePaused, status, afterResume } = await checkoutWhilePaused('bilbyledger');
+      const { whilePaused, status: shown, afterResume } = await checkoutWhilePaused('bilbyledger');
       assert.ok(whilePaused < MASS_CHANGE_FILES, `paused, the folders opened again leave the checkout for Resume (${whilePaused} indexed)`);
-      assert.match(status, /Fused: paused/);
+      assert.match(shown, /Fused: paused/);
       assert.equal(afterResume, CHECKOUT_FILES, 'resumed, the sync brings the checkout in');
     } finally {
       await config.update('maxFileBytes', undefined, vscode.ConfigurationTarget.Workspace);

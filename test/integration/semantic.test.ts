@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { IndexState } from '../../src/extension/indexing.ts';
 import { itemFor } from '../../src/extension/quickpick.ts';
 import type { SearchAnswer } from '../../src/protocol/worker.ts';
-import { activateAndIndex, waitForIndex } from './extension-api.ts';
+import { activateAndIndex, status, waitForIndex } from './extension-api.ts';
 
 // The semantic lane as a user turns it on: a model folder in the settings, embedded in the
 // background by the extension's engine worker, the status saying how far it got, and a query that
@@ -55,12 +55,12 @@ suite('the semantic lane in VS Code', () => {
     );
     for (const folder of state.stats) assert.deepEqual(folder.semantic, { model: 'static:float32@2', embedded: folder.chunks }, folder.name);
     const chunks = state.stats.reduce((n, folder) => n + folder.chunks, 0);
-    const status = await vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
+    const shown = await status();
     assert.match(
-      status.tooltip,
+      shown.tooltip,
       new RegExp(`Semantic lane: static:float32@2, ${chunks.toLocaleString('en-US')} of ${chunks.toLocaleString('en-US')} chunks embedded\\.`),
     );
-    assert.doesNotMatch(status.text, /embedding/, 'the pass is over');
+    assert.doesNotMatch(shown.text, /embedding/, 'the pass is over');
 
     const answer = await vscode.commands.executeCommand<SearchAnswer>('fusedSearch.api.search', 'qqzzyyxx', { fuzzy: 'off' });
     assert.ok(answer.results.length > 0, 'the lane answers where no word matches');

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { activateAndIndex, search, waitForIndex } from './extension-api.ts';
+import { activateAndIndex, search, status, waitForIndex } from './extension-api.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,7 +48,7 @@ suite('indexing gives way while the user types', () => {
     let toldInTooltip = false;
     const statusWatch = (async () => {
       while (typing && !toldInTooltip) {
-        const { tooltip } = await vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
+        const { tooltip } = await status();
         toldInTooltip = /indexing rests between its batches/.test(tooltip);
         await sleep(10);
       }

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
-import { activateAndIndex, CHECKOUT_FILES, checkoutWhilePaused, MASS_CHANGE_FILES, search, waitForIndex } from './extension-api.ts';
-
-const status = () => vscode.commands.executeCommand<{ text: string; tooltip: string }>('fusedSearch.api.status');
+import { activateAndIndex, CHECKOUT_FILES, checkoutWhilePaused, MASS_CHANGE_FILES, search, status, waitForIndex } from './extension-api.ts';
 
 async function until<T>(what: string, probe: () => Thenable<T>, accept: (value: T) => boolean, ms = 5_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -60,9 +58,9 @@ suite('the engine worker dies', () => {
     await vscode.commands.executeCommand('fusedSearch.pauseIndexing');
     await vscode.commands.executeCommand('fusedSearch.api.crashWorkerForTest');
     await until('the worker is back, paused', waitForIndex, (s) => s.restarts > restarts && s.phase === 'paused', 15_000);
-    const { whilePaused, status, afterResume } = await checkoutWhilePaused('numbatledger');
+    const { whilePaused, status: shown, afterResume } = await checkoutWhilePaused('numbatledger');
     assert.ok(whilePaused < MASS_CHANGE_FILES, `paused, the new worker leaves the checkout for Resume (${whilePaused} indexed)`);
-    assert.match(status, /Fused: paused/);
+    assert.match(shown, /Fused: paused/);
     assert.equal(afterResume, CHECKOUT_FILES, 'resumed, the sync brings the checkout in');
   });
 });

@@ -35,6 +35,13 @@ function folderWith(files: Record<string, string>): string {
   return root;
 }
 
+/** An MCP server's keeper of `root`, with a database of its own, closed after the tests. */
+async function keeperOf(root: string): Promise<IndexKeeper> {
+  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
+  cleanup.push(() => keeper.close());
+  return keeper;
+}
+
 async function paths(keeper: IndexKeeper, query: string): Promise<string[]> {
   return (await keeper.search(query)).results.map((result) => result.path);
 }
@@ -111,8 +118,7 @@ test('a reader applies no file changes, refuses a rebuild and takes over when th
 
 test('file changes apply in order and a search waits for those queued before it', async () => {
   const root = folderWith({ 'a.md': '# A\n\nfirst draft\n' });
-  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
-  cleanup.push(() => keeper.close());
+  const keeper = await keeperOf(root);
   await keeper.sync();
   fs.writeFileSync(path.join(root, 'a.md'), '# A\n\nsecond draft\n');
   const applying = keeper.applyChanges(['a.md']);
@@ -185,8 +191,7 @@ test('the shipped bundle carries no test hook: the crash command and the worker 
 
 test('a rebuild while files change, by the hundred and one at a time, fails nothing and loses nothing', async () => {
   const root = folderWith(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`notes/n${i}.md`, `# Note ${i}\n\nwombat ${i}\n`])));
-  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
-  cleanup.push(() => keeper.close());
+  const keeper = await keeperOf(root);
   const logs: string[] = [];
   keeper.onEvent((event) => {
     if (event.type === 'log') logs.push(event.message);
@@ -227,8 +232,7 @@ test('a rebuild while files change, by the hundred and one at a time, fails noth
 
 test('a search under way when a rebuild starts answers, whenever in the search the rebuild comes', async () => {
   const root = folderWith(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
-  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
-  cleanup.push(() => keeper.close());
+  const keeper = await keeperOf(root);
   await keeper.sync();
   const failures: string[] = [];
   for (let turns = 0; turns < 12; turns++) {
@@ -245,8 +249,7 @@ test('a search under way when a rebuild starts answers, whenever in the search t
 
 test('a pause as a rebuild replaces the database stops the rebuild too: it leaves the index part-built and says so', async () => {
   const root = folderWith(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
-  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
-  cleanup.push(() => keeper.close());
+  const keeper = await keeperOf(root);
   await keeper.sync();
   // As a pause reaches the worker a moment after Rebuild Index: the old database is still being let go.
   const rebuilt = keeper.rebuild();
@@ -261,8 +264,7 @@ test('a pause as a rebuild replaces the database stops the rebuild too: it leave
 
 test('paused, a keeper applies a changed file but starts no sync by itself: a mass change and an ignore file wait for the next sync', async () => {
   const root = folderWith(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`n${i}.md`, `# N ${i}\n\nokapi ${i}\n`])));
-  const keeper = await IndexKeeper.open({ root, dbFile: path.join(tempDir('fused-keeper-db-'), 'index.db'), kind: 'mcp' });
-  cleanup.push(() => keeper.close());
+  const keeper = await keeperOf(root);
   await keeper.sync();
   await keeper.pause();
   const checkout = Array.from({ length: 250 }, (_, i) => `branch/b${i}.md`);
