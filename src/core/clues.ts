@@ -6,6 +6,7 @@
 // Every loop is bounded (characters read, lines, clues of each kind), so a 200-line trace or a
 // whole issue with its code blocks costs a few milliseconds, and a pasted log of megabytes no more.
 
+import { jsonObjects, type JsonObject } from './json-objects.ts';
 import { isStopword } from './search/terms.ts';
 
 /** A stack frame or a `file:line` mention: where the text says code ran or failed. */
@@ -144,6 +145,7 @@ const NOT_QUALIFIED = /^(?:e\.g|i\.e|etc\.\w+|vs\.\w+|[\d.]+|www\..*|.*\.(?:com|
 export function extractClues(input: string): Extracted {
   const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
   const found = new Collector();
+  readJsonFrames(text, found);
   const lines = unescapeTraces(text.replace(/\r\n?/g, '\n')).split('\n', MAX_LINES);
   let goFunction: string | undefined;
   let rustFunction: string | undefined;
@@ -174,6 +176,49 @@ function unescapeTraces(text: string): string {
     .split('\n')
     .map((line) => (ESCAPED_TRACE.test(line) ? line.replace(/\\[nt"/\\]/g, (escape) => ESCAPES[escape]!) : line))
     .join('\n');
+}
+
+// An error report in JSON names each frame's file and line as fields of one object: Laravel's and
+// Symfony's debug responses (`file`, `line`), Sentry's events (`filename` or `abs_path`, `lineno`,
+// `function`; the oldest frame first, as Python prints them), log4j's and Jackson's Java frames
+// (`class` or `className`, `method` or `methodName`, `file`, `line`), stacktrace.js (`fileName`,
+// `lineNumber`, `functionName`). Read as lines, such a report names paths without their lines, and
+// with its slashes escaped (`\/var\/www\/app\/…`, as PHP writes them) no paths at all.
+const JSON_LINE_FIELD = /"(?:line|lineno|lineNumber|line_number)"\s*:\s*"?\d/;
+const JSON_PATH_KEYS = ['file', 'filename', 'fileName', 'filePath', 'file_path', 'abs_path'];
+const JSON_LINE_KEYS = ['line', 'lineno', 'lineNumber', 'line_number'];
+const WHOLE_PATH = new RegExp(String.raw`^${PATH}$`);
+const JVM_FILE = /^[\w$-]+\.(?:java|kt|kts|scala|groovy)$/;
+
+function readJsonFrames(text: string, found: Collector): void {
+  if (!JSON_LINE_FIELD.test(text)) return;
+  for (const object of jsonObjects(text)) {
+    const paths = JSON_PATH_KEYS.map((key) => object[key]).filter((value): value is string => typeof value === 'string' && WHOLE_PATH.test(value));
+    const path = paths[0];
+    const line = Number(JSON_LINE_KEYS.map((key) => object[key]).find((value) => typeof value === 'number' || typeof value === 'string'));
+    if (typeof path !== 'string' || !Number.isInteger(line) || line < 1) continue;
+    const sentry = 'lineno' in object;
+    const called = jvmFrame(object, path, sentry) ?? { path, ...symbolOf(textOf(object.functionName) ?? (sentry ? textOf(object.function) : undefined)) };
+    found.frame({ ...called, line, text: `${path}:${line}` }, sentry ? 'innermost last' : 'innermost first');
+    // Each path the object writes is this frame's, none a mention of its own: Sentry's as the
+    // project has it and as it was on the server, a JVM frame's file without its package.
+    for (const written of paths) found.framedPath(written);
+    // PHP's entry names the function its line calls, not the one holding it: a clue, not the frame's function.
+    if (!sentry && typeof object.function === 'string' && typeof object.class === 'string') found.symbol(`${object.class}::${object.function}`);
+  }
+}
+
+/** A JVM frame's file in its package's folder and its method, from the class the object names. */
+function jvmFrame(object: JsonObject, file: string, sentry: boolean): { path: string; symbol?: string } | undefined {
+  const className = textOf(object.class) ?? textOf(object.className) ?? (sentry ? textOf(object.module) : undefined);
+  if (!className || !JVM_FILE.test(file)) return undefined;
+  const parts = className.split('.');
+  const method = textOf(object.method) ?? textOf(object.methodName) ?? (sentry ? textOf(object.function) : undefined);
+  return { path: [...parts.slice(0, -1), file].join('/'), ...(method ? { symbol: jvmSymbol(parts.at(-1)!, method) } : {}) };
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The last part of a qualified name and what came before, receivers dropped; undefined for no name at all. */
@@ -348,6 +393,8 @@ class Collector {
   /** The frames of Python tracebacks. */
   private readonly innermostLast = new Set<Frame>();
   private readonly paths = new Set<string>();
+  /** Paths written as part of a frame, though not as the frame's path: no mentions of their own. */
+  private readonly framedPaths = new Set<string>();
   private readonly links = new Set<string>();
   private readonly symbols = new Map<string, SymbolMention>();
   private readonly errors = new Set<string>();
@@ -373,6 +420,11 @@ class Collector {
     this.frames.push(kept);
     if (order === 'innermost last') this.innermostLast.add(kept);
     if (frame.symbol) this.symbol(frame.symbol);
+  }
+
+  framedPath(written: string): void {
+    const path = normalisePath(written);
+    if (path) this.framedPaths.add(path);
   }
 
   path(written: string): void {
@@ -412,7 +464,7 @@ class Collector {
   }
 
   result(): Extracted {
-    const framed = new Set(this.frames.map((frame) => frame.path));
+    const framed = new Set([...this.frames.map((frame) => frame.path), ...this.framedPaths]);
     // The Python frames turned around in the places they hold: a chained traceback's last, the
     // exception that ended the program, comes first.
     const turned = [...this.innermostLast].reverse();

@@ -84,6 +84,50 @@ test('a trace in a JSON log line, its newlines, tabs and quotes escaped, is read
   assert.ok(clues.messages.includes(String.raw`one\ntwo`), clues.messages.join(' | '));
 });
 
+test("an error report in JSON gives each object's file and line as a frame: Laravel's, Sentry's, log4j's, Jackson's and stacktrace.js's", () => {
+  // Laravel as curl prints it, slashes escaped: the thrown site, then each call. PHP's `function`
+  // is the one the line calls: a symbol to look up, not the frame's function.
+  const laravel = extractClues(fixture('laravel.json'));
+  assert.deepEqual(frames(fixture('laravel.json')), [
+    '/var/www/html/app/Http/Controllers/OrderController.php:18',
+    '/var/www/html/vendor/laravel/framework/src/Illuminate/Routing/Controller.php:54',
+    '/var/www/html/vendor/laravel/framework/src/Illuminate/Routing/ControllerDispatcher.php:43',
+    '/var/www/html/vendor/laravel/framework/src/Illuminate/Routing/Route.php:260',
+    '/var/www/html/public/index.php:51',
+  ]);
+  assert.ok(symbols(fixture('laravel.json')).includes('OrderController.show'), symbols(fixture('laravel.json')).join(' '));
+  assert.ok(laravel.messages.includes('Call to a member function load() on null'));
+  // Sentry, pretty-printed, the oldest frame first, each path written twice.
+  const sentry = `{
+  "exception": { "values": [ { "type": "QuotaExceededError", "value": "daily order quota reached",
+    "stacktrace": { "frames": [
+      { "filename": "api/views.py", "abs_path": "/srv/app/api/views.py", "function": "create_order", "lineno": 42, "vars": { "cart": "<Cart 12>" } },
+      { "filename": "orders/service.py", "abs_path": "/srv/app/orders/service.py", "function": "place", "lineno": 88 },
+      { "filename": "OrderService.java", "module": "com.acme.orders.OrderService", "function": "placeOrder", "lineno": 12 }
+    ] } } ] }
+}`;
+  assert.deepEqual(frames(sentry), [
+    'com/acme/orders/OrderService.java:12 OrderService.placeOrder',
+    'orders/service.py:88 place',
+    'api/views.py:42 create_order',
+  ]);
+  assert.deepEqual(extractClues(sentry).paths, [], 'the server-side path of a frame is the frame, no mention of its own');
+  // log4j's JSON layout and a Java exception serialised by Jackson, as a log line holds them.
+  const log4j = String.raw`2026-12-07T08:00:01Z {"thrown":{"extendedStackTrace":[{"class":"com.acme.store.Cache$Loader","method":"load","file":"Cache.java","line":120,"exact":false}]}}`;
+  const jackson = '{"stackTrace":[{"methodName":"put","fileName":"Store.java","lineNumber":44,"className":"com.acme.store.Store","nativeMethod":false}]}';
+  const browser = '[{"functionName":"parseBody","fileName":"http://localhost:3000/src/server.js","lineNumber":12,"columnNumber":9}]';
+  assert.deepEqual(frames(`${log4j}\n${jackson}\n${browser}`), [
+    'com/acme/store/Cache.java:120 Loader.load',
+    'com/acme/store/Store.java:44 Store.put',
+    '/src/server.js:12 parseBody',
+  ]);
+  // Pasted from the middle of a response, the first object cut off: the whole ones still count.
+  const cut = fixture('laravel.json').slice(fixture('laravel.json').indexOf('"trace"') - 20);
+  assert.equal(frames(cut)[0], '/var/www/html/vendor/laravel/framework/src/Illuminate/Routing/Controller.php:54');
+  // A line number with no file, or a file no code has, is no frame.
+  assert.deepEqual(frames('{"rules": {"max-len": ["error", {"code": 100}]}, "line": 3, "file": "notes"}'), []);
+});
+
 test('a Java trace turns the package into the folder the file lives in, without the module', () => {
   assert.deepEqual(frames(fixture('java.txt')), [
     'com/acme/orders/OrderService.java:12 OrderService.placeOrder',

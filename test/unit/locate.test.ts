@@ -51,6 +51,18 @@ test('a Node stack points at the file two frames and the thrown message share', 
   assert.ok(!paths(answer).some((p) => p.includes('node_modules')), 'the express frame is in no indexed file');
 });
 
+test("Laravel's JSON error response, slashes escaped, points at the controller line that threw, by the response's file and line", async () => {
+  const answer = await locate(keeper, fixture('laravel.json'));
+  // The thrown site is app code; the framework's frames are in vendor/, which the repository does
+  // not hold, and the controller's `show` is named by the framework frame that called it.
+  assert.equal(paths(answer)[0], 'shop/app/Http/Controllers/OrderController.php');
+  const controller = answer.files[0]!;
+  assert.equal(controller.why[0], 'stack frame shop/app/Http/Controllers/OrderController.php:18');
+  assert.ok(controller.why.includes('defines OrderController.show'), controller.why.join(' | '));
+  assert.equal(controller.line, 18);
+  assert.equal(controller.lineText, "return view('orders.show', ['order' => $order->load('lines')]);");
+});
+
 test('a Java trace finds the class by its package folder, under src/main/java', async () => {
   const answer = await locate(keeper, fixture('java.txt'));
   assert.equal(paths(answer)[0], 'service/src/main/java/com/acme/orders/OrderService.java');

@@ -174,6 +174,46 @@ public class OrderRepository {
     }
 }
 `,
+  'shop/app/Http/Controllers/OrderController.php': `<?php
+
+namespace App\\Http\\Controllers;
+
+use App\\Models\\Order;
+use App\\Services\\InvoiceService;
+
+class OrderController extends Controller
+{
+    public function __construct(private InvoiceService $invoices)
+    {
+    }
+
+    public function show(int $id)
+    {
+        $order = Order::find($id);
+
+        return view('orders.show', ['order' => $order->load('lines')]);
+    }
+
+    public function invoice(int $id)
+    {
+        return $this->invoices->forOrder(Order::findOrFail($id));
+    }
+}
+`,
+  'shop/app/Services/InvoiceService.php': `<?php
+
+namespace App\\Services;
+
+use App\\Models\\Order;
+
+class InvoiceService
+{
+    public function forOrder(Order $order)
+    {
+        return $order->load('lines')->invoice;
+    }
+}
+`,
   'worker/queue/consumer.go': `package queue
 
 type Consumer struct {
