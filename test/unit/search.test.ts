@@ -534,6 +534,52 @@ test('a section pasted into many pages is one result that names its copies; the 
   store.close();
 });
 
+test('a page in Chinese and its HTML rendering, or in Russian and its next version, is one result; another page in the same script is not folded', () => {
+  // Chinese puts no spaces between words, and Cyrillic has no ASCII letter: read as ASCII words,
+  // neither text had any, and only the same characters folded.
+  const chinese =
+    '索引把工作区的文件分成块，存入嵌入式数据库。搜索时先查两个词法列表，再用倒数排名融合合并，然后按邻近度重新排序，最后对拼错的词进行模糊重试。';
+  const russian = [
+    'Установка расширения занимает одну минуту: откройте панель расширений, найдите его по имени и нажмите кнопку установки.',
+    'После установки индекс рабочей области строится в фоне, и строка состояния показывает, сколько файлов уже прочитано.',
+  ];
+  const store = storeWith({
+    'docs/zh/guide.md': [{ title: '使用指南', text: chinese }],
+    'site/zh/guide.html': [{ title: '使用指南', kind: 'prose', text: `<p>${chinese.replace('倒数排名融合', '<code>倒数排名融合</code>')}</p>` }],
+    'docs/zh/faq.md': [{ title: '常见问题', text: '倒数排名融合是什么？它把两个列表按名次合并，名次越靠前得分越高，与分数的尺度无关。' }],
+    'docs/v1/ru/install.md': [{ title: 'Установка', text: russian.join(' ') }],
+    'docs/v2/ru/install.md': [{ title: 'Установка', text: `${russian.join(' ')} Обновления приходят сами.` }],
+    'docs/v2/ru/update.md': [
+      { title: 'Обновление', text: 'Обновление расширения не требует установки заново: индекс остаётся на месте и дочитывает изменённые файлы.' },
+    ],
+  });
+  const context = contextFor(store);
+  const fused = search(context, '倒数排名融合').results;
+  const guides = fused.filter((r) => r.path.endsWith('guide.md') || r.path.endsWith('guide.html'));
+  assert.equal(guides.length, 1, `the guide and its rendering are one result: ${fused.map((r) => r.path).join(', ')}`);
+  const rendering = guides[0]!.path === 'docs/zh/guide.md' ? 'site/zh/guide.html' : 'docs/zh/guide.md';
+  assert.deepEqual(
+    guides[0]!.copies?.map((copy) => [copy.path, copy.alike]),
+    [[rendering, true]],
+  );
+  assert.ok(
+    fused.some((r) => r.path === 'docs/zh/faq.md'),
+    'the other page is a result of its own',
+  );
+  const install = search(context, 'установки').results;
+  const versions = install.filter((r) => r.path.endsWith('install.md'));
+  assert.equal(versions.length, 1, `the two versions are one result: ${install.map((r) => r.path).join(', ')}`);
+  assert.deepEqual(
+    versions[0]!.copies?.map((copy) => [copy.path.replace(/v\d/, 'vN'), copy.alike]),
+    [['docs/vN/ru/install.md', true]],
+  );
+  assert.ok(
+    install.some((r) => r.path === 'docs/v2/ru/update.md'),
+    'the other page is a result of its own',
+  );
+  context.store.close();
+});
+
 test('pages of a search neither repeat nor skip a result: each is the slice of one ranking, and past the end is empty', () => {
   // Forty notes hold the query's words, some side by side and some far apart, so the proximity
   // rerank reorders what the lists fused.
