@@ -31,7 +31,8 @@
 //   fewer than four words and split among the files holding it): the code that raises or logs it.
 // - A symbol defined in the file, its chunk titled by it (SYMBOL_QUALIFIED_WEIGHT for
 //   `Class.method` found as such, SYMBOL_NAME_WEIGHT for the bare name; split among the files
-//   defining it, and ignored past MAX_DEFINING_FILES: `get` or `__init__` point nowhere).
+//   defining it, and ignored past MAX_DEFINING_FILES: `get` or `__init__` point nowhere). A
+//   document's section titled by it counts only where no code defines it.
 // - An error class defined in the file (ERROR_WEIGHT): relevant, but the raising code matters more.
 // - The lexical search of the symbols, errors and rarest words (SEARCH_WEIGHT): each file's chunk
 //   scores over the search's best, halved for each further chunk, so one file with many weak hits
@@ -342,8 +343,8 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
   // A name credited to a file by its qualified mention is not credited again bare.
   const credited = new Set<string>();
   for (const symbol of ordered.slice(0, MAX_SYMBOL_LOOKUPS)) {
-    const qualified = symbol.qualifier ? qualifiedDefinitions(keeper, symbol.qualifier, symbol.name) : [];
-    const chosen = qualified.length > 0 ? qualified : definitions(keeper, symbol.name);
+    const qualified = symbol.qualifier ? codeFirst(qualifiedDefinitions(keeper, symbol.qualifier, symbol.name)) : [];
+    const chosen = qualified.length > 0 ? qualified : codeFirst(definitions(keeper, symbol.name));
     const files = new Set(chosen.map((chunk) => chunk.path));
     if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
     const weight = (qualified.length > 0 ? SYMBOL_QUALIFIED_WEIGHT : SYMBOL_NAME_WEIGHT) / files.size;
@@ -376,6 +377,16 @@ function qualifiedDefinitions(keeper: IndexKeeper, qualifier: string, name: stri
   return [...nested, ...whole];
 }
 
+/**
+ * The code that defines a name, where any does; else the documents' sections titled by it. A
+ * README's section on `axios.create([config])` took half of the credit from the code defining
+ * `create`, though the fix goes in the code; a name only documents hold still points at them.
+ */
+function codeFirst(definitions: StoredChunk[]): StoredChunk[] {
+  const code = definitions.filter((chunk) => chunk.kind === 'code');
+  return code.length > 0 ? code : definitions;
+}
+
 /** A document's section titled by a name is about it (a troubleshooting guide's `IllegalStateException`), not its definition. */
 function definesWhy(chunk: StoredChunk, name: string): string {
   return chunk.kind === 'code' ? `defines ${name}` : `a section on ${name}`;
@@ -383,7 +394,7 @@ function definesWhy(chunk: StoredChunk, name: string): string {
 
 function defineErrors(keeper: IndexKeeper, errors: readonly string[], board: Board): void {
   for (const name of errors) {
-    const defining = definitions(keeper, name);
+    const defining = codeFirst(definitions(keeper, name));
     const files = new Set(defining.map((chunk) => chunk.path));
     if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
     for (const chunk of firstPerFile(defining))
