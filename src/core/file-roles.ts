@@ -6,10 +6,11 @@
 // was written under ("Describe the bug", "Steps to reproduce"); a lockfile names every dependency
 // an issue may mention; a vendored copy defines the library names an issue uses (ruff's copy of
 // typeshed defines `builtins.open`, which a lint rule's issue names). Each matches an issue's words
-// as well as the code does, often better. `locate` counts all four at half weight; search counts
-// tests less (src/core/search/rerank.ts).
+// as well as the code does, often better, and so do an example and a benchmark, which use the
+// project's names in small programs of their own. `locate` counts all five at half weight; search
+// counts tests less (src/core/search/rerank.ts).
 
-export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored';
+export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 
 /** Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`, Go's `testdata/`, Jest's `__tests__/`. */
 const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__)[\\/]/i;
@@ -43,11 +44,15 @@ const LOCKFILE =
 /** Folders that hold other projects' code by every ecosystem's convention. */
 const VENDORED_FOLDER = /(?:^|[\\/])(?:vendor|vendored|third[_-]?party|node_modules|bower_components)[\\/]/i;
 
+/** Folders of code that shows or measures the project rather than being it: examples, demos and benchmarks. */
+const EXAMPLE_FOLDER = /(?:^|[\\/])(?:examples?|demos?|samples?|bench|benches|benchmarks?)[\\/]/i;
+
 /** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */
 export function fileRole(relPath: string): FileRole | undefined {
   if (TEST_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';
   if (PROJECT_FOLDER.test(relPath) || PROJECT_FILE.test(relPath)) return 'project';
   if (LOCKFILE.test(relPath)) return 'lockfile';
   if (VENDORED_FOLDER.test(relPath)) return 'vendored';
+  if (EXAMPLE_FOLDER.test(relPath)) return 'example';
   return undefined;
 }

@@ -38,11 +38,11 @@
 //   scores over the search's best, halved for each further chunk, so one file with many weak hits
 //   never outweighs a file the best chunk is in. It orders the files nothing above points at, and
 //   breaks ties among those it does.
-// - A test, a file about the project (`.github/`, CONTRIBUTING), a lockfile or vendored code
-//   counts half its evidence (ROLE_FACTOR, `file-roles.ts`), and says so: the fix an issue asks for
-//   is in the project's code, and these match an issue's words as well as the code does (a test
-//   names the behaviour, an issue template holds the issue's headings, a vendored library defines
-//   the names an issue uses).
+// - A test, a file about the project (`.github/`, CONTRIBUTING), a lockfile, vendored code or an
+//   example or benchmark counts half its evidence (ROLE_FACTOR, `file-roles.ts`), and says so: the
+//   fix an issue asks for is in the project's code, and these match an issue's words as well as the
+//   code does (a test names the behaviour, an issue template holds the issue's headings, a vendored
+//   library defines the names an issue uses, an example calls them).
 //
 // Within a file, the pieces of evidence of one kind add up with diminishing returns (the best in
 // full, the next half, then a quarter...; frames faster), so fifty frames through one dispatcher
@@ -147,6 +147,7 @@ const ROLE_WHY: Record<FileRole, string> = {
   project: 'about the project, not its code: counts half',
   lockfile: 'a lockfile: counts half',
   vendored: "another project's code kept here: counts half",
+  example: 'an example or a benchmark: counts half',
 };
 
 type EvidenceKind = 'frame' | 'path' | 'message' | 'symbol' | 'error' | 'search';

@@ -24,6 +24,21 @@ test('test files are told by the names test tools give them, in every language',
   }
 });
 
+test("examples, demos and benchmarks are told apart from the project's code", () => {
+  for (const path of [
+    'examples/todo/src/main.rs',
+    'demo/todo.jsx',
+    'packages/web/demos/list.js',
+    'samples/Hello/Program.cs',
+    'benches/src/util.js',
+    'benches/parse.rs',
+    'benchmark/run.ts',
+    'docs\\examples\\app.py',
+  ]) {
+    assert.equal(fileRole(path), 'example', path);
+  }
+});
+
 test('files about the project, lockfiles and vendored code are told apart from its code', () => {
   for (const path of [
     '.github/ISSUE_TEMPLATE/bug_report.md',
@@ -49,7 +64,7 @@ test('files about the project, lockfiles and vendored code are told apart from i
   }
 });
 
-test('code and documents whose names only mention tests, projects, locks or vendors have no role', () => {
+test('code and documents whose names only mention tests, projects, locks, vendors or examples have no role', () => {
   for (const path of [
     'src/core/store.ts',
     'docs/content/commands/npm-test.md',
@@ -68,6 +83,10 @@ test('code and documents whose names only mention tests, projects, locks or vend
     'src/vendors.ts',
     'lib/vendor-prefix.js',
     'crates/red_knot_vendored/src/lib.rs',
+    'src/example.ts',
+    'lib/rules/prefer-example.js',
+    'src/bench.rs',
+    'docs/examples.md',
   ]) {
     assert.equal(fileRole(path), undefined, path);
   }
