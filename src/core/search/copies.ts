@@ -144,15 +144,19 @@ export function chunkCopy({ chunk, alike }: FoldedChunk): ChunkCopy {
   return { chunkId: chunk.id, path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, ...(alike ? { alike: true } : {}) };
 }
 
-/** HTML's tags and entities, roff's font escapes and requests, or a word (group 1). */
-const MARKUP_OR_WORD = /<[^>]*>|&#?\w+;|\\f(?:\(..|\[[^\]]*\]|.)|^\.[A-Za-z]+|([A-Za-z0-9]+)/gm;
+/** HTML's tags and entities, roff's font escapes and requests: what a word regular expression below reads past. */
+const MARKUP = String.raw`<[^>]*>|&#?\w+;|\\f(?:\(..|\[[^\]]*\]|.)|^\.[A-Za-z]+`;
+/** Markup, or a word (group 1). */
+const MARKUP_OR_WORD = new RegExp(String.raw`${MARKUP}|([A-Za-z0-9]+)`, 'gm');
 /**
  * The same for a text with letters beyond ASCII: a word is letters and digits of any script, and a
  * Han, Hiragana or Katakana character is a word of its own, as those scripts put no spaces between
  * words. Kept apart because it reads English three times slower, and most texts are ASCII.
  */
-const MARKUP_OR_WORD_ANY_SCRIPT =
-  /<[^>]*>|&#?\w+;|\\f(?:\(..|\[[^\]]*\]|.)|^\.[A-Za-z]+|((?:(?![\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])[\p{L}\p{N}])+|[\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])/gmu;
+const MARKUP_OR_WORD_ANY_SCRIPT = new RegExp(
+  String.raw`${MARKUP}|((?:(?![\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])[\p{L}\p{N}])+|[\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])`,
+  'gmu',
+);
 /** A letter beyond ASCII: typographic quotes and dashes in an English text are none. */
 const LETTER_BEYOND_ASCII = /[^\p{ASCII}\P{L}]/u;
 
