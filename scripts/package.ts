@@ -11,6 +11,8 @@
 //                                           --target packs one platform's (a platform-specific .vsix)
 //   dist/node_modules/@vscode/tree-sitter-wasm  package.json (the chunker resolves the wasm folder from it)
 //                                           and the runtime + grammars the chunker loads
+//   dist/node_modules/dictionary-en         the English dictionary the typo retry asks (src/core/search/english.ts
+//                                           resolves the package and reads index.aff and index.dic beside it)
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +64,7 @@ const grammars = new Set([...grammarsSource.matchAll(/grammar: '([a-z-]+)'/g)].m
 const treeSitter = 'node_modules/@vscode/tree-sitter-wasm';
 for (const item of ['package.json', 'LICENSE', 'wasm/tree-sitter.js', 'wasm/tree-sitter.wasm', ...[...grammars].map((g) => `wasm/${g}`)])
   vendor(`${treeSitter}/${item}`);
+for (const item of ['package.json', 'license', 'index.js', 'index.aff', 'index.dic']) vendor(`node_modules/dictionary-en/${item}`);
 writeFileSync(join(stage, 'LICENSE'), 'MIT License\n\nCopyright (c) Fused Search contributors\n');
 
 const out = join(projectRoot, `fused-search-${String(manifest.version)}${values.target ? `-${values.target}` : ''}.vsix`);

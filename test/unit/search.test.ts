@@ -60,6 +60,26 @@ test('a word the index never uses is not "corrected" into one that shares no chu
   store.close();
 });
 
+test('an English word the index lacks is searched as typed: its absence is no sign of a typo', () => {
+  const store = storeWith({
+    'notify.go': [{ title: 'Reloading', text: 'Reloading notifies the service manager that the server is reloading its config.' }],
+    'docs/reload.md': [{ title: 'Graceful reload', text: 'The one downside of a graceful config reload is the memory both configs hold for a moment.' }],
+  });
+  const context = contextFor(store);
+  const response = search(context, 'graceful config reload without downtime');
+  assert.deepEqual(response.corrections, [], '`downtime` is two edits from `downside`, which sits beside the other words');
+  assert.ok(
+    response.results.every((r) => r.stage !== 'fuzzy'),
+    'no result comes from a corrected query',
+  );
+  assert.deepEqual(
+    search(context, 'graceful config relaod without downtime').corrections,
+    [['relaod', 'reload']],
+    'a misspelling beside it still is corrected',
+  );
+  store.close();
+});
+
 test('fuzzy mode "empty" only retries when nothing was found, and "off" never does', () => {
   const store = storeWith({
     'k8s.md': [{ text: 'kubernetes cluster' }],

@@ -8,6 +8,7 @@ import type { SemanticList } from '../semantic/lane.ts';
 import type { NearestChunk } from '../store/vectors.ts';
 import type { Explanation, LexicalList, ListName, SearchResponse, SearchResult, Stage } from '../types.ts';
 import { chunkCopy, CopyFolder, type FoldedChunk } from './copies.ts';
+import { isEnglishWord } from './english.ts';
 import { compileFilter, isFiltered } from './filters.ts';
 import { fuse, type FusedCandidate } from './fuse.ts';
 import type { Correction, Vocabulary } from './fuzzy.ts';
@@ -299,7 +300,8 @@ function pieceIdf(store: IndexStore, pieces: QueryPieces): number[] {
  * trigram list already finds it. In `unknown-words` mode this happens even when other
  * words of the query are spelled right (`kuberntes pods`); in `empty` mode the caller only asks
  * when the typed query found nothing. Words `heldElsewhere` (another folder's index holds them)
- * are spared too.
+ * are spared too, and English words spelled right (`downtime`): the index lacking a word is no
+ * sign that it was mistyped.
  */
 function correct(
   context: SearchContext,
@@ -315,7 +317,8 @@ function correct(
       [...piece].length <= MAX_CORRECTABLE_CHARS &&
       !/^\p{N}+$/u.test(piece) &&
       !heldAsTyped(store, piece, last) &&
-      !heldElsewhere.includes(piece),
+      !heldElsewhere.includes(piece) &&
+      !isEnglishWord(piece),
   );
   if (unknown.length === 0) return undefined;
   const vocabulary = context.vocabulary();
