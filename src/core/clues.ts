@@ -126,6 +126,8 @@ const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?:${QUERY}:(\d+)
 
 const ERROR_NAME = /\b((?:[A-Za-z_][\w]*\.)*([A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Fault|Failure|Warning)))\b(?::\s+([^`\n]+))?/g;
 const PANIC = /\b(?:panic|fatal error|error(?:\[E\d+\])?):\s+([^`\n]+)/i;
+// Rust before 1.73 quoted the message after `panicked at`; since then the place ends the line and
+// the message is the next line.
 const RUST_PANIC = /panicked at (?:'([^']+)'|"([^"]+)"|[^:]+:\d+:\d+:$)/;
 // Not starting or ending with a space: `'a' in section 'b'` quotes two names, not " in section ".
 const QUOTED = /"(\S[^"\n]{6,198}\S)"|'(\S[^'\n]{6,198}\S)'|“(\S[^”\n]{6,198}\S)”|‘(\S[^’\n]{6,198}\S)’/g;
@@ -155,7 +157,7 @@ export function extractClues(input: string): Extracted {
     readFrames(line, found, { goFunction, rustFunction }, cut(lines[i + 1] ?? ''));
     goFunction = GO_FUNCTION.exec(line)?.[0].trim();
     rustFunction = RUST_FUNCTION.exec(line)?.[1];
-    readErrors(line, found);
+    readErrors(line, found, cut(lines[i + 1] ?? ''));
     readQuoted(line, found);
     readSymbols(line, found);
     readWords(line, found);
@@ -342,7 +344,7 @@ function symbolOf(written: string | undefined): { symbol?: string } {
   return split ? { symbol: split.qualifier ? `${split.qualifier}.${split.name}` : split.name } : {};
 }
 
-function readErrors(line: string, found: Collector): void {
+function readErrors(line: string, found: Collector, next: string): void {
   for (const match of line.matchAll(ERROR_NAME)) {
     found.error(match[2]!);
     if (match[3]) found.message(match[3]);
@@ -350,7 +352,9 @@ function readErrors(line: string, found: Collector): void {
   const panic = PANIC.exec(line);
   if (panic) found.message(panic[1]!);
   const rust = RUST_PANIC.exec(line);
-  if (rust && (rust[1] ?? rust[2])) found.message(rust[1] ?? rust[2]!);
+  if (!rust) return;
+  const message = rust[1] ?? rust[2] ?? next.trim();
+  if (message) found.message(message);
 }
 
 function readQuoted(line: string, found: Collector): void {

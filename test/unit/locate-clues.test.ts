@@ -268,6 +268,16 @@ test('a Rust panic and backtrace give the panic site, the frames with their func
   assert.ok(symbols(fixture('rust.txt')).includes('Cache.evict'));
 });
 
+test('a Rust panic as Rust prints it since 1.73 gives the message on the line after its place', () => {
+  const text = [
+    "thread 'main' panicked at src/cache.rs:8:29:",
+    'cache is empty, nothing to evict',
+    'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace',
+  ].join('\n');
+  assert.deepEqual(frames(text), ['src/cache.rs:8']);
+  assert.deepEqual(extractClues(text).messages, ['cache is empty, nothing to evict']);
+});
+
 test("links to a file on a code host and a browser's URLs give the file's path in the repository", () => {
   const text = [
     'The check at https://github.com/psf/requests/blob/main/src/requests/models.py#L120 is wrong,',

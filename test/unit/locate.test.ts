@@ -83,6 +83,14 @@ test('a Rust panic resolves src/cache.rs inside the crate folder', async () => {
   assert.ok(answer.files[0]!.why.some((w) => w.startsWith('stack frame engine/src/cache.rs:8')));
 });
 
+test("a Rust panic from another checkout finds the file by the message on the line after the panic's place", async () => {
+  // The place is in the reporter's copy of the crate, which shares no path with this one; since
+  // Rust 1.73 the message is the next line, unquoted.
+  const answer = await locate(keeper, "thread 'main' panicked at /build/vendor/engine-0.3.1/lib/store.rs:8:29:\ncache is empty, nothing to evict\n");
+  assert.equal(paths(answer)[0], 'engine/src/cache.rs');
+  assert.ok(answer.files[0]!.why.includes('quotes "cache is empty" verbatim'), answer.files[0]!.why.join(' | '));
+});
+
 test('an issue in words finds the file by the message it quotes in backticks', async () => {
   const answer = await locate(keeper, fixture('issue-words.md'));
   // config.py holds "unknown setting … in section" as an f-string: the runs of words between the
