@@ -68,7 +68,7 @@ const MAX_MESSAGE_CHARS = 200;
 // configure it. Without the list, every `e.g.` and `v1.2` would be a path.
 const EXTENSIONS =
   'py|pyi|pyx|js|mjs|cjs|jsx|ts|mts|cts|tsx|java|kt|kts|scala|groovy|go|rs|c|h|cc|cpp|cxx|hpp|hh|hxx|cs|fs|rb|erb|php|phtml|swift|m|mm|' +
-  'sh|bash|lua|pl|pm|ex|exs|erl|hs|ml|clj|dart|vue|svelte|json|ya?ml|toml|ini|cfg|md|rst|html?|css|scss|less|sql|proto|gradle|xml|r|jl|zig|nim|v|sol';
+  'sh|bash|ps1|psm1|lua|pl|pm|ex|exs|erl|hrl|hs|ml|clj|dart|vue|svelte|json|ya?ml|toml|ini|cfg|md|rst|html?|css|scss|less|sql|proto|gradle|xml|r|jl|zig|nim|v|sol';
 
 // A path: optional drive, scheme or URL, `./` or `../`, segments, a known extension, not followed
 // by more word characters (`foo.pyc`, `a.json5` are other files). A URL is a browser's frame
@@ -106,6 +106,15 @@ const FILE_COMMA_LINE = new RegExp(String.raw`\bfile\s+(${PATH}),\s+line\s+(\d+)
 const DART_FRAME = new RegExp(String.raw`^#\d+\s+(\S.*?)\s+\((?:package:([\w.]+)\/|(dart:))?(${PATH}):(\d+)(?::\d+)?\)\s*$`);
 // Elixir: `(my_app 0.1.0) lib/my_app/worker.ex:12: MyApp.Worker.handle_call/3`, or the call with its arguments.
 const ELIXIR_FRAME = new RegExp(String.raw`^\s*\([\w.]+(?: [\w.+-]+)?\) (${PATH}):(\d+): :?([\w.!?]+)[/(]`);
+// Erlang: `in function  my_app_server:init/1 (src/my_app_server.erl, line 34)`, a module and its function.
+const ERLANG_FRAME = new RegExp(String.raw`\bin (?:function|call from)\s+(\w+):'?(\w+)'?\/\d+\s+\((${PATH}),\s+line\s+(\d+)\)`);
+// Perl's die, warn and Carp: `Can't open config at lib/App/Config.pm line 42.`, and a caller
+// `App::Runner::run('App::Runner') called at bin/app.pl line 7`. What comes before a die's place is
+// the message its source holds.
+const PERL_AT = new RegExp(String.raw`^(?:\s*(.*?)\s+)?(called\s+)?at\s+(${PATH})\s+line\s+(\d+)[.,]?`);
+// Lua's traceback: `src/game/player.lua:57: in function 'pickup'` (`in method 'Player:pickup'`,
+// `in local 'pickup'`, `in function <src/game/player.lua:50>` for one with no name).
+const LUA_FRAME = new RegExp(String.raw`^\s*(${PATH}):(\d+): in (?:function|method|local|upvalue|field) '([\w.:]+)'`);
 const RUBY_FRAME = new RegExp(String.raw`(${PATH}):(\d+):in\s+[\`'‘]([^'\`’]+)['’]`);
 // A Go function as the runtime names it, package path left out: `(*Server).Handle`, `parse`,
 // `(*List[...]).Push`. A closure (`.func1`, `.func2.1`, `.gowrap1`) and a method value (`-fm`) are
@@ -305,6 +314,16 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   }
   const elixir = ELIXIR_FRAME.exec(line);
   if (elixir) return found.frame({ path: elixir[1]!, line: Number(elixir[2]), ...symbolOf(elixir[3]), text: elixir[0].trim() });
+  const erlang = ERLANG_FRAME.exec(line);
+  if (erlang) return found.frame({ path: erlang[3]!, line: Number(erlang[4]), symbol: `${erlang[1]!}.${erlang[2]!}`, text: erlang[0] });
+  const perl = PERL_AT.exec(line);
+  if (perl) {
+    // A caller's line names the sub it called (`App::Runner::run(…) called at`), not its own.
+    if (!perl[2] && perl[1]) found.message(perl[1]);
+    return found.frame({ path: perl[3]!, line: Number(perl[4]), text: perl[0].trim() });
+  }
+  const lua = LUA_FRAME.exec(line);
+  if (lua) return found.frame({ path: lua[1]!, line: Number(lua[2]), ...symbolOf(lua[3]!.replace(':', '.')), text: lua[0].trim() });
   const native = NATIVE_FRAME.exec(line);
   if (native) return found.frame({ path: native[2]!, line: Number(native[3]), ...symbolOf(native[1]), text: native[0] });
   const fileComma = FILE_COMMA_LINE.exec(line);

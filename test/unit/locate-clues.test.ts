@@ -205,6 +205,40 @@ test("an Elixir error's frames name their module's function", () => {
   assert.deepEqual(extractClues(trace).errors, ['FunctionClauseError']);
 });
 
+test("an Erlang error's frame names its module's function, as `in function` says it", () => {
+  const trace = [
+    '** exception error: no match of right hand side value {error,enoent}',
+    '     in function  my_app_server:init/1 (src/my_app_server.erl, line 34)',
+    '     in call from gen_server:init_it/2 (gen_server.erl, line 423)',
+  ].join('\n');
+  assert.deepEqual(frames(trace), ['src/my_app_server.erl:34 my_app_server.init', 'gen_server.erl:423 gen_server.init_it']);
+});
+
+test("Perl's die and Carp's callers give each place its line, and a die's text its message", () => {
+  const trace = ["Can't open config file at lib/App/Config.pm line 42.", "\tApp::Config::load('App::Config', 'app.ini') called at bin/app.pl line 7"].join(
+    '\n',
+  );
+  assert.deepEqual(frames(trace), ['lib/App/Config.pm:42', 'bin/app.pl:7']);
+  const { messages } = extractClues(trace);
+  assert.ok(messages.includes("Can't open config file"), messages.join(' | '));
+  assert.ok(!messages.some((message) => message.includes('load(')), "a caller's line is no message");
+  assert.ok(symbols(trace).includes('Config.load'), symbols(trace).join(' '));
+});
+
+test("Lua's traceback gives each frame its function, a method's under its table", () => {
+  const trace = [
+    "lua: src/game/player.lua:57: attempt to index a nil value (field 'inventory')",
+    'stack traceback:',
+    "\tsrc/game/player.lua:57: in method 'Player:pickup'",
+    "\tsrc/game/world.lua:12: in function 'update'",
+  ].join('\n');
+  assert.deepEqual(frames(trace), ['src/game/player.lua:57 Player.pickup', 'src/game/world.lua:12 update']);
+});
+
+test("PowerShell's error names the script and its line", () => {
+  assert.deepEqual(frames('At C:\\work\\scripts\\deploy.ps1:23 char:5\n+     Invoke-Deploy -Name $name'), ['C:/work/scripts/deploy.ps1:23']);
+});
+
 test('a Go panic pairs each function line with the file line under it', () => {
   const clues = extractClues(fixture('go.txt'));
   assert.deepEqual(frames(fixture('go.txt')), ['/home/dev/src/worker/queue/consumer.go:10 Consumer.Poll', '/home/dev/src/worker/main.go:8 main']);
