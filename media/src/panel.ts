@@ -2,7 +2,7 @@
 // sends (protocol: src/protocol/panel.ts) and sends back searches and clicks. Text that
 // comes from files (titles, paths, snippets) goes in with textContent, never as HTML.
 
-import { copiesCount, copiesNote, describe } from '../../src/core/describe.ts';
+import { copiesCount, copiesNote, describe, unmatchedNote } from '../../src/core/describe.ts';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -389,10 +389,11 @@ function renderResults(message: Extract<HostNotification, { type: 'results' }>):
   more.hidden = !message.more;
   more.disabled = false;
   const corrected = message.corrections.length > 0 ? `Showing results for ${correctedQuery(message.query, message.corrections)}` : '';
+  const missing = message.unmatched.length > 0 ? ` · ${unmatchedNote(message.unmatched)}` : '';
   const lane = message.semanticSkipped ? ` · semantic list skipped: ${message.semanticSkipped}` : '';
   const partial = message.partial ? ` · ${message.partial}` : '';
   const like = message.similar ? ` ${message.query}` : '';
-  note.textContent = (corrected || `${message.results.length} results${like} in ${message.elapsedMs.toFixed(0)} ms`) + lane + partial;
+  note.textContent = (corrected || `${message.results.length} results${like} in ${message.elapsedMs.toFixed(0)} ms`) + missing + lane + partial;
   const max = Math.max(1e-9, ...message.results.flatMap((r) => Object.values(r.explain.rrf.contributions)));
   const children: HTMLElement[] = [];
   if (message.results.length === 0) children.push(el('div', 'empty', 'No results.'));

@@ -6,7 +6,7 @@ import type { IndexSummary } from '../core/indexer.ts';
 import type { LocateAnswer } from '../core/locate.ts';
 import { clueSummary } from '../core/locate-output.ts';
 import type { IndexStats } from '../core/store/store.ts';
-import { copiesNote, describeAsText } from '../core/describe.ts';
+import { copiesNote, describeAsText, unmatchedNote } from '../core/describe.ts';
 import type { SearchResponse, SearchResult } from '../core/types.ts';
 
 /** Copies of a result's text named by place; the others are counted. */
@@ -57,6 +57,9 @@ export function formatResults(response: SearchResponse, options: { explain: bool
   const lines: string[] = [];
   if (response.corrections.length > 0) {
     lines.push(`Showing results for the corrected words: ${response.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
+  }
+  if (response.unmatched.length > 0) {
+    lines.push(`Note: ${unmatchedNote(response.unmatched, response.results.length)}.`);
   }
   if (options.explain && response.feedbackWords.length > 0) lines.push(dim(`Feedback words: ${response.feedbackWords.join(', ')}`));
   if (response.results.length === 0) lines.push('No results.');

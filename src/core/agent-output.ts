@@ -17,7 +17,7 @@
 // for the whole truth. The budget counts UTF-8 bytes of the whole text, notices included.
 
 import { bytes, cutToBytes, oneLine, titleUnderPath } from './agent-text.ts';
-import { copiesNote, describeAsText, partialNote } from './describe.ts';
+import { copiesNote, describeAsText, partialNote, unmatchedNote } from './describe.ts';
 import { isTopLevel, lineScore, linesForRank, MAX_LINE_CHARS, pickLines, queryTerms, termWeight } from './excerpt.ts';
 import { DEFAULT_AGENT_BUDGET_BYTES, MIN_AGENT_BUDGET_BYTES } from './options.ts';
 import type { SearchResponse, SearchResult } from './types.ts';
@@ -78,7 +78,7 @@ export interface AgentOutput {
 }
 
 /** What the agent's text is made from: one folder's search response, or several merged. */
-export type AgentAnswer = Pick<SearchResponse, 'results' | 'offset' | 'corrections' | 'candidates' | 'semantic' | 'partial'>;
+export type AgentAnswer = Pick<SearchResponse, 'results' | 'offset' | 'corrections' | 'unmatched' | 'candidates' | 'semantic' | 'partial'>;
 
 interface Block {
   rank: number;
@@ -93,7 +93,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   const results = response.results;
   const n = results.length;
   const files = new Set(results.map((r) => r.path)).size;
-  const corrections = correctionLine(response) + semanticLine(response) + partialLine(response);
+  const notices = correctionLine(response) + unmatchedLine(response) + semanticLine(response) + partialLine(response);
   const terms = queryTerms([query, ...response.corrections.map(([, corrected]) => corrected)].join(' '));
   const queryWeight = terms.reduce((sum, term) => sum + termWeight(term), 0);
 
@@ -101,7 +101,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   // then fill the rest with results.
   let headerReserve = 0;
   for (let shown = 0; shown <= n; shown++) headerReserve = Math.max(headerReserve, bytes(header(response, n, shown, files)));
-  const reserve = headerReserve + bytes(corrections) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
+  const reserve = headerReserve + bytes(notices) + bytes(trailer(n, n, budget, Number.MAX_SAFE_INTEGER));
   let room = budget - reserve;
   const heir = response.offset === 0 ? topLevelHeir(results) : -1;
   const blocks: Block[] = [];
@@ -129,7 +129,7 @@ export function formatForAgent(query: string, response: AgentAnswer, options: Ag
   }
   const omitted = n - blocks.length;
   const unprinted = blocks.reduce((sum, b) => sum + b.shown.endLine - b.shown.startLine + 1 - printedCount(b.shown), 0);
-  const text = header(response, n, blocks.length, files) + corrections + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
+  const text = header(response, n, blocks.length, files) + notices + grouped(blocks) + trailer(omitted, n, budget, blocks.length > 0 ? unprinted : 0);
   // The reserve makes this unreachable; kept so the promise holds even if the notices change.
   const safe = bytes(text) <= budget ? text : cutToBytes(text, budget);
   return { text: safe, bytes: bytes(safe), shown: blocks.map((b) => b.shown), omitted };
@@ -176,6 +176,12 @@ function correctionLine(response: AgentAnswer): string {
   if (response.corrections.length === 0) return '';
   const pairs = response.corrections.map(([typed, corrected]) => `"${typed}" → "${corrected}"`).join(', ');
   return `Corrected: ${pairs} (some words matched nothing as typed; results are for the corrected words).\n`;
+}
+
+/** Said when query words are in no file, so that the agent asks another way rather than read results that ignore them. */
+function unmatchedLine(response: AgentAnswer): string {
+  if (response.unmatched.length === 0) return '';
+  return `Note: ${unmatchedNote(response.unmatched, response.results.length)}.\n`;
 }
 
 /** Said when the semantic lane sat this search out, so the agent knows the answer is lexical only. */

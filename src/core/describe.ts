@@ -106,3 +106,18 @@ export function partialNote(partial: IndexingSoFar): string {
   if (filesDone === undefined || !filesFound) return 'first index not finished — results so far';
   return `indexed ${Math.floor((100 * filesDone) / filesFound)}% (${filesDone.toLocaleString('en-US')} of ${filesFound.toLocaleString('en-US')} files) — results so far`;
 }
+
+/** The most missing words a note names; a pasted paragraph can miss dozens. */
+const UNMATCHED_NAMED = 8;
+
+/**
+ * What every host says of query words no indexed file holds: `no file holds “downtime”`, `… “a”,
+ * “b” or 3 more`. A host that prints no results beside it says what the `results` it had match.
+ */
+export function unmatchedNote(words: readonly string[], results = 0): string {
+  const named = words.slice(0, UNMATCHED_NAMED).map((word) => `“${word}”`);
+  const rest = words.length - named.length;
+  if (rest > 0) named.push(`${rest} more`);
+  const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)!}` : named[0]!;
+  return `no file holds ${list}${results > 0 ? '; the results match the other words' : ''}`;
+}

@@ -937,6 +937,8 @@ export interface MergedSearch<T> {
   offset: number;
   /** Each typo once; folders that corrected it to different words name theirs joined by `/` (`expiry/expire`). */
   corrections: Array<[string, string]>;
+  /** Query words no folder holds (SearchResponse's): a word one folder holds is not missing from the answer. */
+  unmatched: string[];
   /** The semantic lane, when a folder has one: a folder's reason for skipping it wins, so it is never hidden. */
   semantic?: SearchResponse['semantic'];
   /** Set when a folder's first index is not finished: the folders' counts added up, when every such folder knows its own. */
@@ -964,7 +966,7 @@ export async function searchFolders<T>(
     folders.length > 1
       ? { ...options, offset: 0, limit: page.offset + page.limit, rerankWindow: page.rerankWindow, candidateDepth: page.candidateDepth }
       : options;
-  const merged: MergedSearch<T> = { results: [], offset: page.offset, corrections: [], candidates: 0, elapsedMs: 0 };
+  const merged: MergedSearch<T> = { results: [], offset: page.offset, corrections: [], unmatched: [], candidates: 0, elapsedMs: 0 };
   const answers: SearchResponse[] = [];
   for (const { keeper } of folders) {
     if (!stillWanted()) return undefined;
@@ -998,6 +1000,7 @@ export async function searchFolders<T>(
     if (answer.semantic && (!merged.semantic || (answer.semantic.skipped && !merged.semantic.skipped))) merged.semantic = answer.semantic;
     if (answer.partial) merged.partial = addProgress(merged.partial, answer.partial);
   }
+  merged.unmatched = answers.map((answer) => answer.unmatched).reduce((common, words) => common.filter((word) => words.includes(word)));
   if (folders.length > 1) {
     merged.results.sort((a, b) => b.result.score - a.result.score);
     merged.results = merged.results.slice(page.offset, page.offset + page.limit);

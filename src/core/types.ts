@@ -162,6 +162,11 @@ export interface SearchResponse {
   offset: number;
   /** Corrections used by the fuzzy retry, if it ran and changed something. */
   corrections: Array<[string, string]>;
+  /**
+   * Query words no chunk holds in any form (as typed, stemmed, or inside a longer word) that were
+   * not corrected: the results match the query's other words.
+   */
+  unmatched: string[];
   /** The words pseudo-relevance feedback searched besides the query's own; empty if it did not run. */
   feedbackWords: string[];
   /**

@@ -166,7 +166,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       return;
     }
     const { query, results, elapsedMs } = pinned.answer;
-    this.post({ type: 'results', query, results, offset: 0, more: false, corrections: [], elapsedMs, multiRoot, similar: true });
+    this.post({ type: 'results', query, results, offset: 0, more: false, corrections: [], unmatched: [], elapsedMs, multiRoot, similar: true });
   }
 
   /** Asks the view's search; `again`, the search it shows, asked again as a first index brings more files. */
@@ -219,7 +219,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private postPage(search: ViewSearch, { answer, more }: { answer: SearchAnswer; more: boolean }): void {
-    const { results, corrections, elapsedMs, semantic, partial } = answer;
+    const { results, corrections, unmatched, elapsedMs, semantic, partial } = answer;
     this.post({
       type: 'results',
       query: search.query,
@@ -227,6 +227,7 @@ export class PanelProvider implements vscode.WebviewViewProvider, vscode.Disposa
       offset: answer.offset,
       more,
       corrections,
+      unmatched,
       elapsedMs,
       multiRoot: this.deps.index.folders.length > 1,
       ...(semantic?.skipped ? { semanticSkipped: semantic.skipped } : {}),

@@ -3,7 +3,7 @@
 // chunk with its range highlighted; Enter opens it; Escape puts the editor back where it was.
 
 import * as vscode from 'vscode';
-import { copiesCount, partialNote } from '../core/describe.ts';
+import { copiesCount, partialNote, unmatchedNote } from '../core/describe.ts';
 import type { FolderResult, SearchAnswer } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
 import { openResult, resultRange, resultUri, sameChunk, showLines, type OpenOptions, type ResultsModel } from './results.ts';
@@ -36,10 +36,11 @@ export function itemFor(result: FolderResult, multiRoot: boolean): ResultItem {
   };
 }
 
-/** What the quick pick's title says about the answer: the corrected query, and a semantic lane that sat it out. */
+/** What the quick pick's title says about the answer: the corrected query, words no file holds, and a semantic lane that sat it out. */
 export function answerNote(answer: SearchAnswer): string | undefined {
   const notes = [
     answer.corrections.length > 0 ? `showing results for ${correctedQuery(answer.query, answer.corrections)}` : '',
+    answer.unmatched.length > 0 ? unmatchedNote(answer.unmatched) : '',
     answer.semantic?.skipped ? `semantic list skipped: ${oneLine(answer.semantic.skipped, 80)}` : '',
     answer.partial ? partialNote(answer.partial) : '',
   ].filter(Boolean);

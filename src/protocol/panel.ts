@@ -46,6 +46,8 @@ export type HostNotification =
       /** Whether a later page has results. */
       more: boolean;
       corrections: Array<[string, string]>;
+      /** Query words no indexed file holds. */
+      unmatched: string[];
       elapsedMs: number;
       multiRoot: boolean;
       /** Why the semantic lane sat this search out, if it did. */

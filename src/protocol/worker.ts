@@ -69,6 +69,8 @@ export interface SearchAnswer {
   /** Candidates the lists matched, over the folders searched; a later page has results while offset + results is below it. */
   candidates: number;
   corrections: Array<[string, string]>;
+  /** Query words no folder holds in any form: the results match the others. */
+  unmatched: string[];
   /** The semantic lane's model, and why it sat this search out, when it did. */
   semantic?: { model: string; skipped?: string };
   /** Set while a folder's first index runs (or was stopped): the results are from what is indexed so far. */

@@ -195,6 +195,7 @@ const handlers: RequestHandlers = {
       offset: merged.offset,
       candidates: merged.candidates,
       corrections: merged.corrections,
+      unmatched: merged.unmatched,
       ...(merged.semantic ? { semantic: merged.semantic } : {}),
       ...(merged.partial ? { partial: merged.partial } : {}),
       elapsedMs: merged.elapsedMs,
@@ -223,6 +224,7 @@ const handlers: RequestHandlers = {
           results,
           offset: merged.offset,
           corrections: merged.corrections,
+          unmatched: merged.unmatched,
           candidates: merged.candidates,
           ...(merged.semantic ? { semantic: merged.semantic } : {}),
           ...(merged.partial ? { partial: merged.partial } : {}),
@@ -262,6 +264,7 @@ const handlers: RequestHandlers = {
       offset: response.offset,
       candidates: response.candidates,
       corrections: response.corrections,
+      unmatched: response.unmatched,
       elapsedMs: response.elapsedMs,
     };
   },

@@ -87,6 +87,24 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
     await screenshot('panel');
   });
 
+  test("a query word no file holds is named in the panel's note and the quick pick's title", async () => {
+    const { page, commandPalette, escapeFrom, openPanel } = workbench();
+    const view = await openPanel();
+    const query = view.locator('#query input');
+    await query.waitFor();
+    await query.fill('content store downtime');
+    await view.locator('#note', { hasText: /no file holds “downtime”/ }).waitFor();
+    assert.ok((await view.locator('.result').count()) > 0, 'the results match the other words');
+
+    await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input[placeholder^="Search the workspace"]');
+    await input.waitFor();
+    await input.fill('content store downtime');
+    await widget.locator('.quick-input-title', { hasText: /no file holds “downtime”/ }).waitFor();
+    await escapeFrom(widget);
+  });
+
   test('grouped by file, the panel lists each file once with its count, a code file and a document each with its icon, and ungrouped again as ranked', async () => {
     const { openPanel } = workbench();
     const view = await openPanel();

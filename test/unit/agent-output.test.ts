@@ -41,7 +41,7 @@ function printedLines(out: { shown: Array<{ printed: Array<[number, number]> }> 
 }
 
 function response(results: SearchResult[], extra: Partial<SearchResponse> = {}): SearchResponse {
-  return { results, offset: 0, corrections: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
+  return { results, offset: 0, corrections: [], unmatched: [], feedbackWords: [], candidates: results.length, elapsedMs: 1, ...extra };
 }
 
 /** A new folder, and a writer of files at paths inside it, their folders made as needed. */
@@ -112,6 +112,15 @@ test('an answer that fits says nothing about truncation', () => {
 test('a fuzzy correction is named in the answer', () => {
   const out = formatForAgent('rety', response([result(0)], { corrections: [['rety', 'retry']] }), { chunkText: () => chunkText(0) });
   assert.match(out.text, /Corrected: "rety" → "retry"/);
+});
+
+test('query words no file holds are named, with what the results match instead', () => {
+  const out = formatForAgent('retry downtime', response([result(0)], { unmatched: ['downtime'] }), { chunkText: () => chunkText(0) });
+  assert.match(out.text, /\nNote: no file holds “downtime”; the results match the other words\.\n/);
+  const none = formatForAgent('zebracorn', response([], { unmatched: ['zebracorn'] }));
+  assert.match(none.text, /\nNote: no file holds “zebracorn”\.\n/);
+  const many = 'abcdefghij'.split('').map((letter) => `${letter}word`);
+  assert.match(formatForAgent(many.join(' '), response([], { unmatched: many })).text, /“hword” or 2 more\./, 'a long paste names eight and counts the rest');
 });
 
 test('each result gives its line range, title and chunk id under its file, then the matched line; the trailer counts the lines left out', () => {

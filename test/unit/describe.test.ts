@@ -52,6 +52,7 @@ const response = (results: SearchResult[]): SearchResponse => ({
   results,
   offset: 0,
   corrections: [],
+  unmatched: [],
   feedbackWords: [],
   candidates: results.length,
   elapsedMs: 1,

@@ -80,6 +80,23 @@ test('an English word the index lacks is searched as typed: its absence is no si
   store.close();
 });
 
+test('the answer names the query words no chunk holds in any form, and only those', () => {
+  const store = storeWith({
+    'guide.md': [{ title: 'Guides', text: 'Each guide explains one reload of the server config.' }],
+    'alloc.c': [{ title: 'kmalloc', text: 'void *kmalloc(size_t size) { return reserve(size); }' }],
+  });
+  const context = contextFor(store);
+  const response = search(context, 'server guides alloc reload downtime wombatish');
+  // `guides` is stemmed to the guide's `guide`; `alloc` is inside `kmalloc`, which the trigram list finds.
+  assert.deepEqual(response.unmatched, ['downtime', 'wombatish']);
+  assert.ok(response.results.length > 0, 'the results match the other words');
+  const typo = search(context, 'server relaod');
+  assert.deepEqual(typo.corrections, [['relaod', 'reload']]);
+  assert.deepEqual(typo.unmatched, [], 'a corrected word is a correction, not a missing word');
+  assert.deepEqual(search(context, 'wombatish').unmatched, ['wombatish'], 'with no results at all');
+  store.close();
+});
+
 test('fuzzy mode "empty" only retries when nothing was found, and "off" never does', () => {
   const store = storeWith({
     'k8s.md': [{ text: 'kubernetes cluster' }],

@@ -46,6 +46,7 @@ test('a word one folder holds is searched as typed in every folder, and a real t
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   assert.deepEqual(typo.corrections, [['expirey', 'expiry']], 'a word no folder holds is still a typo, corrected to the notes’ word');
+  assert.deepEqual(typo.unmatched, [], 'a corrected word is said as a correction, not as missing');
 
   const typed = await search('content store expiry');
   assert.deepEqual(typed.corrections, [], 'the notes hold expiry: the code does not turn it into export');
@@ -55,6 +56,8 @@ test('a word one folder holds is searched as typed in every folder, and a real t
     'no result comes from a correction',
   );
   assert.equal(typed.results[0]?.path, 'changelog.md', 'the note that holds every word leads');
+  assert.deepEqual(typed.unmatched, [], 'a word one folder holds is missing from no answer, though the other folder lacks it');
+  assert.deepEqual((await search('content store expiry downtime')).unmatched, ['downtime'], 'a word no folder holds is said to be missing');
 });
 
 test('a typo two folders correct to different words names both, and each folder answers for its own', async () => {

@@ -67,6 +67,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
     feedbackWords = corrected.feedbackWords;
   }
 
+  const unmatched = unmatchedPieces(context.store, terms, corrections, options.wordsHeldElsewhere);
   const pieces = prepare(terms.pieces);
   const results = ranked
     .slice(options.offset, options.offset + options.limit)
@@ -75,6 +76,7 @@ export function search(context: SearchContext, query: string, input: SearchOptio
     results,
     offset: options.offset,
     corrections,
+    unmatched,
     feedbackWords,
     ...(lane ? { semantic: lane } : {}),
     candidates: typed.candidates,
@@ -332,6 +334,25 @@ function correct(
   if (vocabulary.stale && !retried) return correct(context, terms, heldElsewhere, true);
   if (replacements.size === 0) return undefined;
   return { terms: replacePieces(terms, replacements), corrections: [...replacements] };
+}
+
+/**
+ * The query's pieces no chunk holds in any form, and that no correction replaced: not as a word,
+ * not by its stem (`guides` where the text says `guide`), not inside a longer word (`alloc` in
+ * `kmalloc`, which the trigram list finds). The results match the other words; an answer that
+ * names what is missing, as a web search's "Missing:" does, lets a person or an agent say it
+ * another way rather than read results for a question they did not ask.
+ */
+function unmatchedPieces(store: IndexStore, terms: QueryTerms, corrections: Array<[string, string]>, heldElsewhere: readonly string[]): string[] {
+  const corrected = new Set(corrections.map(([typed]) => typed));
+  return terms.pieces.filter(
+    (piece) =>
+      !corrected.has(piece) &&
+      !heldElsewhere.includes(piece) &&
+      !store.hasWord(piece) &&
+      !store.holdsSubstring(piece) &&
+      store.countMatches('porter', quote(piece), 1) === 0,
+  );
 }
 
 /** Whether the index holds a query piece as typed: as a word, or the last piece inside one (a word being typed). */
