@@ -316,7 +316,7 @@ function correct(
   const unknown = terms.pieces.filter(
     (piece) =>
       [...piece].length >= 3 &&
-      [...piece].length <= MAX_CORRECTABLE_CHARS &&
+      [...piece].length <= MAX_TYPED_CHARS &&
       !/^\p{N}+$/u.test(piece) &&
       !heldAsTyped(store, piece, last) &&
       !heldElsewhere.includes(piece) &&
@@ -337,16 +337,17 @@ function correct(
 }
 
 /**
- * The query's pieces no chunk holds in any form, and that no correction replaced: not as a word,
- * not by its stem (`guides` where the text says `guide`), not inside a longer word (`alloc` in
- * `kmalloc`, which the trigram list finds). The results match the other words; an answer that
- * names what is missing, as a web search's "Missing:" does, lets a person or an agent say it
- * another way rather than read results for a question they did not ask.
+ * The query's pieces, as typed (MAX_TYPED_CHARS), that no chunk holds in any form and that no
+ * correction replaced: not as a word, not by its stem (`guides` where the text says `guide`), not
+ * inside a longer word (`alloc` in `kmalloc`, which the trigram list finds). The results match the
+ * other words; an answer that names what is missing, as a web search's "Missing:" does, lets a
+ * person or an agent say it another way rather than read results for a question they did not ask.
  */
 function unmatchedPieces(store: IndexStore, terms: QueryTerms, corrections: Array<[string, string]>, heldElsewhere: readonly string[]): string[] {
   const corrected = new Set(corrections.map(([typed]) => typed));
   return terms.pieces.filter(
     (piece) =>
+      [...piece].length <= MAX_TYPED_CHARS &&
       !corrected.has(piece) &&
       !heldElsewhere.includes(piece) &&
       !store.hasWord(piece) &&
@@ -390,9 +391,10 @@ function replacePieces(terms: QueryTerms, replacements: ReadonlyMap<string, stri
 /**
  * Longer pieces are pasted, not typed: correcting them is pointless, and on a big tree the first
  * correction in a process pays for reading the vocabulary (the lengths it reaches: up to 60 ms on
- * Linux; seconds when it has to be rebuilt).
+ * Linux; seconds when it has to be rebuilt). Nor are they said to be missing: asking the trigram
+ * index whether it holds a pasted run of 2,000 `x` took 1.3 s (bench/hostile-queries.ts).
  */
-const MAX_CORRECTABLE_CHARS = 64;
+const MAX_TYPED_CHARS = 64;
 
 /** Chunks counted per candidate when choosing between equally close corrections. */
 const CONTEXT_SAMPLE = 200;
