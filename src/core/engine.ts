@@ -105,15 +105,16 @@ function commonWordCounts(words: readonly string[], docFreq: readonly number[]):
 
 /**
  * Searches a host runs once at open and throws away, so that a person's first search does not run
- * the pipeline's code for the first time (unoptimised, its statements not yet prepared): a word, a
- * question (which takes the feedback list) and, beside them, a `misspelling` (the fuzzy retry). The least common of the commonest words cost least of those whose postings
- * the cache holds. On the Linux tree a host's first query took p50 / p95 18–20 / 52–57 ms with
- * these and the stored vocabulary read at open, against 33 / 64–65 ms without (bench:first-query,
- * two runs of each, alternating). Once is not enough for V8 to optimise the pipeline's hot
- * functions, and a first query then ran its loops unoptimised: WARM_UP_ROUNDS times over, the
- * host's first query after a second took p50 / p95 16–18 / 38–45 ms against 28 / 62 ms run once
- * (16 queries × 2–3 fresh processes each, the two interleaved query by query); 24 rounds did no
- * better than 8, which take about 250 ms more of the open's idle steps.
+ * the pipeline's code for the first time (unoptimised, its statements not yet prepared): a word and
+ * a question (which takes the feedback list), and beside them a `misspelling` (the fuzzy retry).
+ * The least common of the commonest words cost least of those whose postings the cache holds. On
+ * the Linux tree a host's first query took p50 / p95 18–20 / 52–57 ms with these and the stored
+ * vocabulary read at open, against 33 / 64–65 ms without (bench:first-query, two runs of each,
+ * alternating). Once is not enough for V8 to optimise the pipeline's hot functions, and a first
+ * query then ran its loops unoptimised: WARM_UP_ROUNDS times over, the host's first query after a
+ * second took p50 / p95 16–18 / 38–45 ms against 28 / 62 ms run once (16 queries × 2–3 fresh
+ * processes each, the two interleaved query by query); 24 rounds did no better than 8, which take
+ * about 250 ms more of the open's idle steps.
  */
 function warmUpQueries(commonest: readonly string[]): string[] {
   if (commonest.length < 3) return [];

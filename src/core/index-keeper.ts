@@ -1000,7 +1000,7 @@ export async function searchFolders<T>(
     if (answer.semantic && (!merged.semantic || (answer.semantic.skipped && !merged.semantic.skipped))) merged.semantic = answer.semantic;
     if (answer.partial) merged.partial = addProgress(merged.partial, answer.partial);
   }
-  merged.unmatched = answers.map((answer) => answer.unmatched).reduce((common, words) => common.filter((word) => words.includes(word)));
+  merged.unmatched = answers[0]?.unmatched.filter((word) => answers.every((answer) => answer.unmatched.includes(word))) ?? [];
   if (folders.length > 1) {
     merged.results.sort((a, b) => b.result.score - a.result.score);
     merged.results = merged.results.slice(page.offset, page.offset + page.limit);
