@@ -112,12 +112,13 @@ const UNMATCHED_NAMED = 8;
 
 /**
  * What every host says of query words no indexed file holds: `no file holds “downtime”`, `… “a”,
- * “b” or 3 more`. A host that prints no results beside it says what the `results` it had match.
+ * “b” or 3 more`. A host that does not show the `results` beside it says they were ranked without
+ * the words (by the others, or by meaning when the semantic list found them).
  */
 export function unmatchedNote(words: readonly string[], results = 0): string {
   const named = words.slice(0, UNMATCHED_NAMED).map((word) => `“${word}”`);
   const rest = words.length - named.length;
   if (rest > 0) named.push(`${rest} more`);
   const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)!}` : named[0]!;
-  return `no file holds ${list}${results > 0 ? '; the results match the other words' : ''}`;
+  return `no file holds ${list}${results > 0 ? `; the results are ranked without ${words.length === 1 ? 'it' : 'them'}` : ''}`;
 }

@@ -114,13 +114,17 @@ test('a fuzzy correction is named in the answer', () => {
   assert.match(out.text, /Corrected: "rety" → "retry"/);
 });
 
-test('query words no file holds are named, with what the results match instead', () => {
+test('query words no file holds are named, and the results said to be ranked without them', () => {
   const out = formatForAgent('retry downtime', response([result(0)], { unmatched: ['downtime'] }), { chunkText: () => chunkText(0) });
-  assert.match(out.text, /\nNote: no file holds “downtime”; the results match the other words\.\n/);
+  assert.match(out.text, /\nNote: no file holds “downtime”; the results are ranked without it\.\n/);
   const none = formatForAgent('zebracorn', response([], { unmatched: ['zebracorn'] }));
   assert.match(none.text, /\nNote: no file holds “zebracorn”\.\n/);
   const many = 'abcdefghij'.split('').map((letter) => `${letter}word`);
-  assert.match(formatForAgent(many.join(' '), response([], { unmatched: many })).text, /“hword” or 2 more\./, 'a long paste names eight and counts the rest');
+  assert.match(
+    formatForAgent(many.join(' '), response([result(0)], { unmatched: many })).text,
+    /“hword” or 2 more; the results are ranked without them\./,
+    'a long paste names eight and counts the rest',
+  );
 });
 
 test('each result gives its line range, title and chunk id under its file, then the matched line; the trailer counts the lines left out', () => {
