@@ -64,6 +64,7 @@ export function createMcpServer(service: IndexService, options: { budgetBytes?: 
         "grouped by file: each result's line range, symbol and chunk id, then its signature and the lines that matched, numbered as in the file, within a byte budget; " +
         'below the third result, only a line that holds much of the query is printed, and otherwise the location alone. ' +
         'A test ranks below code that matches as well, unless the query asks for tests (with "test" or "spec"). ' +
+        'It names the query words no file holds in any form: ask again in the words the code would use. ' +
         'Use read_chunk with the chunk id for a whole chunk, read_range for any lines of a file, and the offset the answer names for the next results.',
       inputSchema: {
         ...AGENT_SEARCH_INPUT,
