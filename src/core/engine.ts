@@ -79,7 +79,7 @@ const SEARCH_DRIFT_SHARE = 0.25;
  */
 const COMMON_WORDS = 24;
 
-/** How many times a host runs its warm-up queries (warmUpQueries, misspelling). */
+/** How many times a host runs its warm-up queries (warmUpQueries). */
 const WARM_UP_ROUNDS = 8;
 
 /**
@@ -105,29 +105,30 @@ function commonWordCounts(words: readonly string[], docFreq: readonly number[]):
 
 /**
  * Searches a host runs once at open and throws away, so that a person's first search does not run
- * the pipeline's code for the first time (unoptimised, its statements not yet prepared): a word and
- * a question (which takes the feedback list), and beside them a `misspelling` (the fuzzy retry).
- * The least common of the commonest words cost least of those whose postings the cache holds. On
- * the Linux tree a host's first query took p50 / p95 18–20 / 52–57 ms with these and the stored
- * vocabulary read at open, against 33 / 64–65 ms without (bench:first-query, two runs of each,
- * alternating). Once is not enough for V8 to optimise the pipeline's hot functions, and a first
- * query then ran its loops unoptimised: WARM_UP_ROUNDS times over, the host's first query after a
- * second took p50 / p95 16–18 / 38–45 ms against 28 / 62 ms run once (16 queries × 2–3 fresh
- * processes each, the two interleaved query by query); 24 rounds did no better than 8, which take
- * about 250 ms more of the open's idle steps.
+ * the pipeline's code for the first time (unoptimised, its statements not yet prepared): a word, a
+ * question (which takes the feedback list) and a word of six letters or more with one dropped
+ * (the fuzzy retry). The least common of the commonest words cost least of those whose postings
+ * the cache holds. On the Linux tree a host's first query took p50 / p95 18–20 / 52–57 ms with
+ * these and the stored vocabulary read at open, against 33 / 64–65 ms without (bench:first-query,
+ * two runs of each, alternating). Once is not enough for V8 to optimise the pipeline's hot
+ * functions, and a first query then ran its loops unoptimised: WARM_UP_ROUNDS times over, the
+ * host's first query after a second took p50 / p95 16–18 / 38–45 ms against 28 / 62 ms run once
+ * (16 queries × 2–3 fresh processes each, the two interleaved query by query); 24 rounds did no
+ * better than 8, which take about 250 ms more of the open's idle steps.
  */
-function warmUpQueries(commonest: readonly string[]): string[] {
+function warmUpQueries(commonest: readonly string[], holds: (word: string) => boolean): string[] {
   if (commonest.length < 3) return [];
   const [word, second, third] = commonest.slice(-3);
-  return [word!, `${word} ${second} ${third}`];
+  const typo = misspelling(commonest, holds);
+  return [word!, `${word} ${second} ${third}`, ...(typo ? [typo] : [])];
 }
 
 /**
  * A common word of six letters or more with a letter dropped, which the index does not hold and
- * the dictionary does not know: the retry corrects neither. The Linux tree holds `stuct`, so a
- * warm-up that dropped the third letter of `struct` never ran the fuzzy retry, and a first typo ran
- * it unoptimised (`spinlok`'s corrections 16 ms, 1 ms the second time); `string` without its third
- * letter is `sting`. Asking the dictionary builds it, which a first typo would otherwise pay for.
+ * which is no English word: the retry corrects neither. The Linux tree holds `stuct`, so a warm-up
+ * that dropped the third letter of `struct` never ran the fuzzy retry, and a first typo ran it
+ * unoptimised (`spinlok`'s corrections 16 ms, 1 ms the second time); `string` without its third
+ * letter is `sting`.
  */
 function misspelling(commonest: readonly string[], holds: (word: string) => boolean): string | undefined {
   for (const word of commonest.filter((candidate) => candidate.length >= 6)) {
@@ -412,26 +413,22 @@ export class Engine {
    * What a host does at open so that a person's first search costs what a later one does: reads the
    * pages a first search reads into the caches (the chunks' file index, IndexStore.warmUp, then the
    * Porter postings of the commonest words), reads the stored vocabulary, and runs a few searches of
-   * its own (warmUpQueries, then a misspelling). Each step takes milliseconds to tens of them, the
-   * dictionary's build about 0.25 s; a host runs one per turn, so a search asked meanwhile waits for
-   * one at most.
+   * its own (warmUpQueries). Each step takes milliseconds to tens of them; a host runs one per turn,
+   * so a search asked meanwhile waits for one at most.
    */
   warmUpSteps(): Array<() => void> {
     const commonest = this.store
       .commonWordCounts()
       .slice(0, COMMON_WORDS)
       .map(([word]) => word);
-    const rounds = <T>(steps: T[]) => Array.from({ length: WARM_UP_ROUNDS }, () => steps).flat();
-    let typo: string | undefined;
+    const queries = warmUpQueries(commonest, (word) => this.store.hasWord(word));
     return [
       () => this.store.warmUp(),
       ...commonest.map((word) => () => this.store.readPostings(word)),
       () => this.readStoredVocabulary(),
-      ...rounds(warmUpQueries(commonest)).map((query) => () => void this.searchIndexed(query)),
-      // Choosing the misspelling builds the dictionary (about 0.25 s, one step): last, so that a
-      // first search asked meanwhile finds the commoner code warm already.
-      () => (typo = misspelling(commonest, (word) => this.store.hasWord(word))),
-      ...rounds([() => void (typo !== undefined && this.searchIndexed(typo))]),
+      ...Array.from({ length: WARM_UP_ROUNDS }, () => queries)
+        .flat()
+        .map((query) => () => void this.searchIndexed(query)),
     ];
   }
 
