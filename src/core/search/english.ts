@@ -18,6 +18,7 @@ import path from 'node:path';
 
 /** The lists read, by SCOWL size: 10 holds the commonest words, 60 those a spelling checker's default dictionary does. */
 const SIZES = [10, 20, 35, 40, 50, 55, 60];
+/** The files read, which the packaged extension ships (scripts/package.ts). */
 export const WORD_LISTS = SIZES.flatMap((size) => [`english-words-${size}.json`, `american-words-${size}.json`]);
 
 /** Read at the first question; null when the lists cannot be read. */
@@ -25,7 +26,7 @@ let lists: string | null | undefined;
 
 export function isEnglishWord(word: string): boolean {
   lists ??= read();
-  // Each word stands quoted in its list; a query word holds no quote or backslash to break out of one.
+  // Each word stands quoted in its list: one with a quote or a backslash could match across two entries.
   return lists !== null && !/["\\]/.test(word) && lists.includes(`"${word}"`);
 }
 
