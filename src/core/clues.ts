@@ -163,10 +163,11 @@ export function extractClues(input: string): Extracted {
   const cut = (whole: string) => (whole.length > MAX_LINE_CHARS ? whole.slice(0, MAX_LINE_CHARS) : whole);
   for (let i = 0; i < lines.length; i++) {
     const line = cut(lines[i]!);
-    readFrames(line, found, { goFunction, rustFunction }, cut(lines[i + 1] ?? ''));
+    const next = cut(lines[i + 1] ?? '');
+    readFrames(line, found, { goFunction, rustFunction }, next);
     goFunction = GO_FUNCTION.exec(line)?.[0].trim();
     rustFunction = RUST_FUNCTION.exec(line)?.[1];
-    readErrors(line, found, cut(lines[i + 1] ?? ''));
+    readErrors(line, found, next);
     readQuoted(line, found);
     readSymbols(line, found);
     readWords(line, found);
