@@ -8,7 +8,7 @@
 // typeshed defines `builtins.open`, which a lint rule's issue names). Each matches an issue's words
 // as well as the code does, often better, and so do an example and a benchmark, which use the
 // project's names in small programs of their own. `locate` counts all five at half weight; search
-// counts tests less (src/core/search/rerank.ts).
+// counts tests less (src/core/search/rerank.ts), and a test module kept inside a code file too.
 
 export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 
@@ -46,6 +46,39 @@ const VENDORED_FOLDER = /(?:^|[\\/])(?:vendor|vendored|third[_-]?party|node_modu
 
 /** Folders of code that shows or measures the project rather than being it: examples, demos and benchmarks. */
 const EXAMPLE_FOLDER = /(?:^|[\\/])(?:examples?|demos?|samples?|bench|benches|benchmarks?)[\\/]/i;
+
+/**
+ * A test module inside a code file, by its place in a chunk's symbol path: Rust keeps a module's
+ * unit tests in the module's own file (`#[cfg(test)] mod tests`), so bat's `src/assets.rs` holds
+ * `get_syntax_for_path` and, below it, `tests > syntax_detection_first_line` and twenty more, each
+ * named for what it checks. Asked how bat detects a file's syntax, all ten results were those
+ * tests. Only as a container (`tests > …`): a function or method named `test` (`RegExp > test`) is code.
+ */
+const TEST_MODULE = /(?:^|> )tests? > /;
+
+/** A Rust attribute that makes an item a test or test-only: `#[test]`, `#[tokio::test]`, `#[cfg(test)]`. */
+const RUST_TEST_ATTRIBUTE = /^#\[(?:(?:\w+::)*test\b|cfg\(test\))/;
+/** What may lead a Rust item above its signature: attributes, comments, blank lines. */
+const RUST_ITEM_PREAMBLE = /^(?:#\[|\/\/|$)/;
+
+/**
+ * Whether a chunk is a test: in a test file, in a test module of a code file (`TEST_MODULE`), or a
+ * Rust item marked as one, as ripgrep's `#[cfg(test)] #[test] fn test_smart_case` beside the flag's
+ * definition. Only the attributes leading the chunk count: a file's top level that declares `#[cfg(test)]
+ * mod tests;` is code.
+ */
+export function isTest(relPath: string, title: string, text: string): boolean {
+  return TEST_MODULE.test(title) || (relPath.endsWith('.rs') && ledByTestAttribute(text)) || fileRole(relPath) === 'test';
+}
+
+function ledByTestAttribute(text: string): boolean {
+  for (const line of text.split('\n', 12)) {
+    const trimmed = line.trim();
+    if (RUST_TEST_ATTRIBUTE.test(trimmed)) return true;
+    if (!RUST_ITEM_PREAMBLE.test(trimmed)) return false;
+  }
+  return false;
+}
 
 /** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */
 export function fileRole(relPath: string): FileRole | undefined {

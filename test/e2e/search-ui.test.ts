@@ -230,7 +230,7 @@ suite('searching from the quick pick, the panel and CodeLens', () => {
       }
       assert.match(await view.locator('.result .title').first().innerText(), /^roundLedger$/, 'the code comes first');
       await testRow.locator('button.toggle').click();
-      assert.match(await testRow.locator('.explain').innerText(), /a test file \(×0\.70\)/);
+      assert.match(await testRow.locator('.explain').innerText(), /a test \(×0\.70\)/);
     } finally {
       rmSync(code, { force: true });
       rmSync(tests, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileRole } from '../../src/core/file-roles.ts';
+import { fileRole, isTest } from '../../src/core/file-roles.ts';
 
 test('test files are told by the names test tools give them, in every language', () => {
   for (const path of [
@@ -89,5 +89,30 @@ test('code and documents whose names only mention tests, projects, locks, vendor
     'docs/examples.md',
   ]) {
     assert.equal(fileRole(path), undefined, path);
+  }
+});
+
+test('a test inside a code file is a test: in a test module, or a Rust item marked as one; a function named test is not', () => {
+  const code = 'fn run() {}';
+  for (const [path, title, text] of [
+    ['src/assets.rs', 'tests > syntax_detection_first_line', code],
+    ['src/lib.rs', 'parser > tests > rejects_empty_input', code],
+    ['src/lib.rs', 'test > helper', code],
+    ['tests/cli.rs', 'runs_with_no_arguments', code],
+    ['crates/core/flags/defs.rs', 'test_smart_case', '#[cfg(test)]\n#[test]\nfn test_smart_case() {'],
+    ['src/io.rs', 'reads_lines', '/// Reads lines.\n#[tokio::test]\nasync fn reads_lines() {'],
+  ]) {
+    assert.ok(isTest(path!, title!, text!), `${path} ${title}`);
+  }
+  for (const [path, title, text] of [
+    ['src/assets.rs', 'HighlightingAssets > get_syntax_for_path', '#[inline]\npub fn get_syntax_for_path(&self) {'],
+    ['src/regexp.js', 'RegExp > test', code],
+    ['src/runner.py', 'test', code],
+    ['src/lib.rs', 'contests > rank', code],
+    ['src/lib.rs', 'attests > verify', code],
+    ['src/lib.rs', 'lib.rs (top level)', 'mod parser;\n\n#[cfg(test)]\nmod tests;'],
+    ['src/gen.py', 'Gen', '#[test]\nclass Gen:'],
+  ]) {
+    assert.ok(!isTest(path!, title!, text!), `${path} ${title}`);
   }
 });

@@ -665,12 +665,39 @@ test('a test counts less than the code it tests, unless the query asks about tes
     ['lib/rules/radix.js', 'tests/lib/rules/radix.js'],
   );
   assert.equal(about.results[1]!.explain.proximity!.testFactor, 0.7);
-  assert.match(describeAsText(about.results[1]!).join('\n'), /a test file \(×0\.70\)/);
+  assert.match(describeAsText(about.results[1]!).join('\n'), /a test \(×0\.70\)/);
   assert.equal(about.results[0]!.explain.proximity!.testFactor, undefined);
   const tests = search(context, 'tests for parseInt missing radix');
   assert.equal(tests.results[0]?.path, 'tests/lib/rules/radix.js', 'asked about tests, the test is not counted less');
   assert.equal(tests.results[0].explain.proximity!.testFactor, undefined);
   const asCode = search(context, 'parseInt missing radix', { testWeight: 1 });
   assert.equal(asCode.results[0]?.path, 'tests/lib/rules/radix.js', 'at a weight of 1 tests rank as code');
+  store.close();
+});
+
+test("a test module inside a code file counts less too, as Rust keeps a module's unit tests", () => {
+  // bat's src/assets.rs: the lookup, and below it `mod tests`, whose functions are named for what they check.
+  const store = storeWith({
+    'src/assets.rs': [
+      {
+        title: 'HighlightingAssets > get_syntax_for_path',
+        text: 'pub fn get_syntax_for_path(&self, path: &Path) -> Result<SyntaxReferenceInSet> {\n    // the first line decides when the extension does not\n    self.get_first_line_syntax(path)',
+      },
+      {
+        title: 'tests > syntax_for_path_from_first_line',
+        text: 'fn syntax_for_path_from_first_line() {\n    assert_eq!(test.syntax_for_path("first line"), "Bourne Again Shell");',
+      },
+    ],
+  });
+  const context = contextFor(store);
+  const about = search(context, 'syntax for path first line');
+  assert.deepEqual(
+    about.results.map((r) => r.title),
+    ['HighlightingAssets > get_syntax_for_path', 'tests > syntax_for_path_from_first_line'],
+  );
+  assert.equal(about.results[1]!.explain.proximity!.testFactor, 0.7);
+  assert.match(describeAsText(about.results[1]!).join('\n'), /a test \(×0\.70\)/);
+  const asCode = search(context, 'syntax for path first line', { testWeight: 1 });
+  assert.equal(asCode.results[0]?.title, 'tests > syntax_for_path_from_first_line', 'at a weight of 1 the test, named for the query, ranks first');
   store.close();
 });

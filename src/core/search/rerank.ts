@@ -18,7 +18,7 @@
 // things in the same words.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
-import { fileRole } from '../file-roles.ts';
+import { isTest } from '../file-roles.ts';
 import { pathTitle } from '../path-title.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
@@ -100,7 +100,7 @@ export function rerank<T extends RerankInput>(
     const phrase = totalPairWeight === 0 ? 0 : PHRASE_WEIGHT * (pairs.reduce((sum, i) => sum + pairWeights[i]!, 0) / totalPairWeight);
     const boost = strength * (titleBoost + spanScore + phrase);
     // The path is read only when a test would count less: not for `locate`, nor a query about tests.
-    const role = testFactor !== 1 && fileRole(candidate.path) === 'test' ? testFactor : 1;
+    const role = testFactor !== 1 && isTest(candidate.path, candidate.title, candidate.text) ? testFactor : 1;
     return {
       candidate,
       score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role,
