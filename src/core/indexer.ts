@@ -288,6 +288,8 @@ export class Indexer {
     };
 
     let done = found.length - changed.length;
+    /** Files found but read as something the index does not hold (binary now, or a source map): removed at the end, as gone. */
+    const notIndexable = new Set<string>();
     const queued = new Map<number, Promise<PreparedFile>>();
     let next = 0;
     let queuedBytes = 0;
@@ -318,6 +320,8 @@ export class Indexer {
         report({ phase: 'indexing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes, currentPath: file.relPath });
         if (prepared.status === 'skipped') {
           skip(file.relPath, prepared.reason);
+          // As in `updateFile`: a file the chunker failed on keeps its chunks, one no longer indexable loses them.
+          if (prepared.reason !== 'chunk-failed') notIndexable.add(file.relPath);
           continue;
         }
         if (prepared.status === 'unchanged') {
@@ -344,7 +348,7 @@ export class Indexer {
 
     if (!signal?.aborted && !summary.stopped) {
       report({ phase: 'finishing', filesFound: found.length, filesDone: done, bytesDone: summary.bytes }, true);
-      const present = new Set(found.map((file) => file.relPath));
+      const present = new Set(found.map((file) => file.relPath).filter((relPath) => !notIndexable.has(relPath)));
       const gone = [...(listed?.paths ?? catalog.keys())].filter((relPath) => catalog.has(relPath) && !present.has(relPath));
       let removed = 0;
       const ok = await write(() =>

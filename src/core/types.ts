@@ -31,9 +31,19 @@ export interface FileStat {
 /**
  * Why a file was not indexed; each reason is counted in the index summary. `secret`: a file that
  * holds credentials (src/core/crawl/secret-files.ts), kept out unless `indexSecretFiles` is on.
+ * `source-map`: a build's map back to its sources (src/core/crawl/source-map.ts).
  */
 export type SkipReason =
-  'binary' | 'too-large' | 'invalid-utf8' | 'unreadable' | 'vanished' | 'symlink-outside-root' | 'symlink-loop' | 'chunk-failed' | 'secret';
+  | 'binary'
+  | 'too-large'
+  | 'invalid-utf8'
+  | 'unreadable'
+  | 'vanished'
+  | 'symlink-outside-root'
+  | 'symlink-loop'
+  | 'chunk-failed'
+  | 'secret'
+  | 'source-map';
 
 export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
 

@@ -43,6 +43,7 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    titled by the entry or rule they open (`config PREEMPT_RCU`), not by a licence header.
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
+ *    Plain text: a source map (`*.map`, read as plain text) is not indexed (crawl/source-map.ts).
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   javascript: 1,
@@ -51,7 +52,7 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   markdown: 2,
   mdx: 2,
   html: 2,
-  plaintext: 1,
+  plaintext: 2,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 

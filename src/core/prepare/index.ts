@@ -5,6 +5,7 @@
 
 import type { Chunker } from '../chunk/index.ts';
 import { readTextFile, type ReadResult } from '../crawl/index.ts';
+import { isSourceMap } from '../crawl/source-map.ts';
 import { chunkWords, indexedTitle, type ChunkWords } from '../store/words.ts';
 import type { ChunkDraft, SkipReason } from '../types.ts';
 
@@ -39,6 +40,7 @@ export async function prepareFile(chunker: Chunker, job: PrepareJob): Promise<Pr
 export async function prepareRead(chunker: Chunker, job: PrepareJob, read: ReadResult): Promise<PreparedFile> {
   if (!read.ok) return { status: 'skipped', reason: read.reason };
   if (read.hash === job.knownHash) return { status: 'unchanged' };
+  if (isSourceMap(job.relPath, read.text)) return { status: 'skipped', reason: 'source-map' };
   let chunked;
   try {
     chunked = await chunker.chunk(job.relPath, read.text);
