@@ -98,6 +98,28 @@ test('heading titles drop markdown syntax a reader does not see', async () => {
   );
 });
 
+test('heading titles drop the HTML a reader does not see, and keep what only looks like a tag', async () => {
+  const text = [
+    '# Troubleshooting <!-- keep short -->',
+    '## <a id="serialize-nulls"></a> Properties are not serialized',
+    '## `<http_config>`',
+    '## access.setMfa(spec) -> Promise<Boolean>',
+    '## Vec<T> and <kbd>Ctrl</kbd>+<kbd>C</kbd>',
+    '',
+  ].join('\n\ntext\n\n');
+  const { chunks } = await chunker.chunk('x.md', text);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    [
+      'Troubleshooting',
+      'Troubleshooting > Properties are not serialized',
+      'Troubleshooting > <http_config>',
+      'Troubleshooting > access.setMfa(spec) -> Promise<Boolean>',
+      'Troubleshooting > Vec<T> and Ctrl+C',
+    ],
+  );
+});
+
 test('a deeper heading after a shallower one pops the heading path', async () => {
   const text = '# A\n### A3\n## B2\n#### B4\n# C\n';
   const { chunks } = await chunker.chunk('x.md', text);

@@ -44,13 +44,14 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  *    Plain text: a source map (`*.map`, read as plain text) is not indexed (crawl/source-map.ts).
+ * 3: Markdown: a heading's HTML (`<a id="…"></a>`, a comment) is left out of its title.
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   javascript: 1,
   typescript: 1,
   tsx: 1,
-  markdown: 2,
-  mdx: 2,
+  markdown: 3,
+  mdx: 3,
   html: 2,
   plaintext: 2,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),

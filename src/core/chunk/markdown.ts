@@ -119,9 +119,22 @@ function closesFence(line: string, marker: string): boolean {
   return trimmed.length >= marker.length && trimmed === (marker[0] as string).repeat(trimmed.length);
 }
 
-/** Heading text as a reader sees it: code-span backticks, emphasis and link targets removed. */
+/**
+ * The HTML a Markdown heading may carry, which a reader does not see: an anchor to link to (gson's
+ * `## <a id="serialize-nulls"></a> Properties are not serialized` was titled with its tag), a
+ * comment, inline markup. Only elements of HTML by name: `Promise<Boolean>` and `npm run <user
+ * defined>` are the heading's words.
+ */
+const HEADING_HTML =
+  /<!--.*?-->|<\/?(?:a|abbr|b|br|cite|code|del|details|dfn|div|em|font|i|img|ins|kbd|mark|p|picture|q|s|samp|small|source|span|strong|sub|summary|sup|time|u|var|wbr)(?:\s[^<>]*)?\/?>/gi;
+
+/** Heading text as a reader sees it: HTML tags, code-span backticks, emphasis and link targets removed. */
 function headingText(raw: string): string {
   const text = raw
+    // A tag inside a code span is the span's text: tags are dropped between spans only.
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => (i % 2 === 0 ? part.replace(HEADING_HTML, '') : part))
+    .join('')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`+([^`]*)`+/g, '$1')
     // Only `*` emphasis: underscores are far more often part of identifiers (`__init__`).
