@@ -297,7 +297,7 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   const node = NODE_FRAME.exec(line);
   if (node) return found.frame({ path: node[2]!, line: Number(node[3]), ...symbolOf(node[1]), text: node[0] });
   const php = PHP_FRAME.exec(line);
-  if (php) return found.frame({ path: php[1]!, line: Number(php[2]), ...symbolOf(php[3]), text: php[0] });
+  if (php) return found.phpFrame({ path: php[1]!, line: Number(php[2]), text: php[0] }, php[3]);
   const atSign = AT_SIGN_FRAME.exec(line);
   if (atSign) {
     const innermostNamed = atSign[1]!.split('/').findLast((part) => /^[\w$.]+$/.test(part));
@@ -332,7 +332,7 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   const ruby = RUBY_FRAME.exec(line);
   if (ruby) return found.frame({ path: ruby[1]!, line: Number(ruby[2]), ...symbolOf(ruby[3]), text: ruby[0] });
   const phpError = PHP_ERROR_AT.exec(line);
-  if (phpError) return found.frame({ path: phpError[1]!, line: Number(phpError[2]), text: phpError[0] });
+  if (phpError) return found.phpFrame({ path: phpError[1]!, line: Number(phpError[2]), text: phpError[0] });
   const go = GO_FILE.exec(line);
   if (go) {
     const fn = previous.goFunction ? GO_FUNCTION.exec(previous.goFunction) : null;
@@ -424,10 +424,17 @@ class Collector {
   private readonly errors = new Set<string>();
   private readonly messages = new Set<string>();
   private readonly words = new Map<string, number>();
+  /** The last PHP frame read, whose function the next PHP entry's call names. */
+  private phpCaller: Frame | undefined;
 
   frame(frame: Frame, order: 'innermost first' | 'innermost last' = 'innermost first'): void {
+    this.keep(frame, order);
+  }
+
+  /** The frame as kept (the one seen before at that path and line), or undefined when it is not kept. */
+  private keep(frame: Frame, order: 'innermost first' | 'innermost last' = 'innermost first'): Frame | undefined {
     const path = normalisePath(frame.path);
-    if (!path) return;
+    if (!path) return undefined;
     const key = `${path}:${frame.line ?? ''}`;
     const seen = this.frameKeys.get(key);
     if (seen) {
@@ -436,14 +443,31 @@ class Collector {
         seen.symbol = frame.symbol;
         this.symbol(frame.symbol);
       }
-      return;
+      return seen;
     }
-    if (this.frames.length >= MAX_FRAMES) return;
+    if (this.frames.length >= MAX_FRAMES) return undefined;
     const kept = { ...frame, path };
     this.frameKeys.set(key, kept);
     this.frames.push(kept);
     if (order === 'innermost last') this.innermostLast.add(kept);
     if (frame.symbol) this.symbol(frame.symbol);
+    return kept;
+  }
+
+  /**
+   * A frame of PHP's trace (`#0 /app/Checkout.php(54): App\Cart->total()`), or the place it was
+   * thrown (`… in /app/Cart.php:31`). A PHP entry names the function its line calls, not the one
+   * holding it: `Cart->total` is a symbol to look up, and the function holding the entry before it,
+   * innermost first (the thrown site's, for `#0`). Named as the line's own function, it sent a
+   * frame whose file defines the callee too to the callee's definition.
+   */
+  phpFrame(frame: Frame, callee?: string): void {
+    const named = callee ? symbolOf(callee).symbol : undefined;
+    if (named) {
+      this.symbol(named);
+      if (this.phpCaller && !this.phpCaller.symbol) this.phpCaller.symbol = named;
+    }
+    this.phpCaller = this.keep(frame);
   }
 
   framedPath(written: string): void {

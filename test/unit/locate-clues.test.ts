@@ -76,9 +76,10 @@ test('a trace in a JSON log line, its newlines, tabs and quotes escaped, is read
     '/srv/app/api/views.py:42 create_order',
     'com/acme/store/Cache.java:120 Cache.evict',
     'com/acme/store/Store.java:44 Store.put',
-    '/var/www/app/Http/Controllers/OrderController.php:42 OrderService.find',
+    '/var/www/app/Http/Controllers/OrderController.php:42',
   ]);
   const clues = extractClues(text);
+  assert.ok(symbols(text).includes('OrderService.find'), 'the function the PHP entry calls is a symbol to look up');
   assert.ok(clues.errors.includes('QuotaExceededError'));
   assert.ok(clues.messages.includes('daily order quota reached'), clues.messages.join(' | '));
   assert.ok(clues.messages.includes(String.raw`one\ntwo`), clues.messages.join(' | '));
@@ -394,14 +395,21 @@ test('a compiler error gives the file and line, and its message', () => {
   assert.ok(clues.messages.includes("'capacity' undeclared (first use in this function)"));
 });
 
-test('PHP and Ruby frames give paths, lines and methods', () => {
+test('PHP and Ruby frames give paths, lines and methods; a PHP entry names the function the line calls, which holds the entry before it', () => {
   const php = [
     'PHP Fatal error:  Uncaught TypeError: Cart::total(): Return value must be of type int in /var/www/src/Cart.php:31',
     'Stack trace:',
     '#0 /var/www/src/Checkout.php(54): App\\Cart->total()',
-    '#1 {main}',
+    '#1 /var/www/src/Checkout.php(20): App\\Checkout->summary()',
+    '#2 /var/www/public/index.php(9): App\\Checkout->run()',
+    '#3 {main}',
   ].join('\n');
-  assert.deepEqual(frames(php), ['/var/www/src/Cart.php:31', '/var/www/src/Checkout.php:54 Cart.total']);
+  assert.deepEqual(frames(php), [
+    '/var/www/src/Cart.php:31 Cart.total',
+    '/var/www/src/Checkout.php:54 Checkout.summary',
+    '/var/www/src/Checkout.php:20 Checkout.run',
+    '/var/www/public/index.php:9',
+  ]);
   const ruby =
     "app/models/user.rb:42:in 'validate_email': undefined method 'downcase' for nil (NoMethodError)\n\tfrom app/controllers/users_controller.rb:10:in `create'";
   assert.deepEqual(frames(ruby), ['app/models/user.rb:42 validate_email', 'app/controllers/users_controller.rb:10 create']);
