@@ -206,16 +206,19 @@ async function main(argv: string[]): Promise<number> {
           );
         } else if (values.json) {
           json(
-            response.results.map(({ path: p, startLine, endLine, title, kind: k, stage, score, snippet, explain }) => ({
+            response.results.map(({ chunkId, path: p, startLine, endLine, title, kind: k, language, stage, score, snippet, explain, copies }) => ({
+              chunkId,
               path: p,
               startLine,
               endLine,
               title,
               kind: k,
+              language,
               stage,
               score,
               snippet,
               explain,
+              ...(copies ? { copies } : {}),
             })),
           );
         } else {

@@ -111,13 +111,24 @@ test("the CLI's --explain and the agent text describe a result in the same words
   assert.ok(agent.includes('Proximity: ×1.23 (title 0.15, span 24 chars, in-order pairs 1)'), 'one wording for the proximity boost');
 });
 
-test("the CLI's --json keeps the explanation's fields, the title's part of the rerank boost as titleBoost", () => {
+test("the CLI's --json keeps the explanation's fields, the title's part of the rerank boost as titleBoost, the chunk's id and its copies", () => {
   const root = tempDir('fused-describe-');
-  fs.writeFileSync(path.join(root, 'retry.ts'), 'export function retryPolicy(attempts: number): number {\n  return 2 ** attempts;\n}\n');
+  const code = 'export function retryPolicy(attempts: number): number {\n  return 2 ** attempts;\n}\n';
+  fs.writeFileSync(path.join(root, 'retry.ts'), code);
+  fs.mkdirSync(path.join(root, 'vendor'));
+  fs.writeFileSync(path.join(root, 'vendor/retry.ts'), code);
   const db = path.join(root, 'index.db');
   try {
     execFileSync(process.execPath, [CLI, 'index', root, '--db', db, '--json']);
     const results = JSON.parse(execFileSync(process.execPath, [CLI, 'search', 'retry policy', '--db', db, '--json'], { encoding: 'utf8' })) as SearchResult[];
+    assert.equal(results.length, 1, 'the two files hold one text: one result');
+    assert.ok(Number.isInteger(results[0]!.chunkId), 'the id a read_chunk call takes');
+    assert.equal(results[0]!.language, 'typescript');
+    assert.deepEqual(
+      results[0]!.copies?.map((copy) => copy.path),
+      [results[0]!.path === 'retry.ts' ? 'vendor/retry.ts' : 'retry.ts'],
+      'the copy folded into it is named, as the README says',
+    );
     const { explain } = results[0]!;
     assert.deepEqual(Object.keys(explain.proximity!).sort(), ['boost', 'finalRank', 'fusedRank', 'lexical', 'phrasePairs', 'span', 'titleBoost']);
     assert.ok(explain.proximity!.titleBoost > 0, 'the title retryPolicy names the query');
