@@ -80,6 +80,23 @@ function ledByTestAttribute(text: string): boolean {
   return false;
 }
 
+/**
+ * A project's record of its changes: `CHANGELOG.md`, `History.markdown`, `NEWS`, `RELEASES.rst`,
+ * Debian's `changelog`, and the folders that hold a release's entries one file each (`changelog/`,
+ * `changelog.d/`, towncrier's `newsfragments/`, `.changeset/`). Prose only by name: `history.ts` is
+ * code. An entry says in a line what a change did in the words a question about the feature uses
+ * (`in_tail: Fix detecting rotation twice on follow_inode`), and a long-lived project's record
+ * mentions every feature many times over: asked how fluentd's `in_tail` detects a log rotation,
+ * the first result and two more were its changelog's entries.
+ */
+const CHANGELOG_FILE = /(?:^|[\\/])(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES|RELEASE[-_]NOTES)(?:\.(?:md|markdown|rst|txt|adoc|org))?$/i;
+const CHANGELOG_FOLDER = /(?:^|[\\/])(?:changelogs?|changelog\.d|newsfragments|\.changeset|release[-_]?notes)[\\/]/i;
+
+/** Whether the file at `relPath` records the project's changes (`CHANGELOG_FILE`, `CHANGELOG_FOLDER`). */
+export function isChangelog(relPath: string): boolean {
+  return CHANGELOG_FILE.test(relPath) || CHANGELOG_FOLDER.test(relPath);
+}
+
 /** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */
 export function fileRole(relPath: string): FileRole | undefined {
   if (TEST_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';

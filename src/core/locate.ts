@@ -491,7 +491,13 @@ async function searchWords(keeper: IndexKeeper, query: string, board: Board): Pr
   // ours. No feedback list: the query is a dozen distinctive words already, and it costs a pass.
   // Copies unfolded: a copy of a chunk in another file is evidence for that file, at its own rank.
   // Tests at their full weight: the board weighs a file's role once, for every kind of evidence.
-  const response = await keeper.search(query, { limit: SEARCH_RESULTS, fuzzy: 'off', testWeight: 1, stages: { feedback: false, copies: false } });
+  const response = await keeper.search(query, {
+    limit: SEARCH_RESULTS,
+    fuzzy: 'off',
+    testWeight: 1,
+    changelogWeight: 1,
+    stages: { feedback: false, copies: false },
+  });
   const best = response.results[0]?.score;
   if (!best) return;
   const byFile = new Map<string, typeof response.results>();

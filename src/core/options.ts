@@ -160,6 +160,11 @@ export const SEARCH_OPTION_SCHEMAS = {
   testWeight: number(0, 1)
     .default(DEFAULT_TEST_WEIGHT)
     .describe('What share of its score a test keeps against code, unless the query asks about tests (test, spec, fixture, mock); 1 ranks tests as code.'),
+  changelogWeight: number(0, 1)
+    .default(DEFAULT_TEST_WEIGHT)
+    .describe(
+      "What share of its score a changelog's entry keeps against code and documents, unless the query asks about releases or history (changelog, release, history, news); 1 ranks changelogs as documents.",
+    ),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
   wordsHeldElsewhere: z
     .array(z.string())
@@ -249,6 +254,7 @@ export const OPTION_SETTINGS = {
   candidateDepth: SEARCH_OPTION_SCHEMAS.candidateDepth,
   rerankWindow: SEARCH_OPTION_SCHEMAS.rerankWindow,
   testWeight: SEARCH_OPTION_SCHEMAS.testWeight,
+  changelogWeight: SEARCH_OPTION_SCHEMAS.changelogWeight,
   fuzzy: SEARCH_OPTION_SCHEMAS.fuzzy,
   'agent.budgetBytes': budgetBytes.default(DEFAULT_AGENT_BUDGET_BYTES).describe('UTF-8 bytes one answer of the language model tool may take.'),
 };
@@ -355,6 +361,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
     rerankWindow: validOrDefault(s.rerankWindow, input.rerankWindow) || Math.max(30, 3 * limit),
     titleColumnWeight: validOrDefault(s.titleColumnWeight, input.titleColumnWeight),
     testWeight: validOrDefault(s.testWeight, input.testWeight),
+    changelogWeight: validOrDefault(s.changelogWeight, input.changelogWeight),
     fuzzy: validOrDefault(s.fuzzy, input.fuzzy),
     wordsHeldElsewhere: validOrDefault(s.wordsHeldElsewhere, input.wordsHeldElsewhere),
     stages: {

@@ -34,16 +34,7 @@ export interface FileStat {
  * `source-map`: a build's map back to its sources (src/core/crawl/source-map.ts).
  */
 export type SkipReason =
-  | 'binary'
-  | 'too-large'
-  | 'invalid-utf8'
-  | 'unreadable'
-  | 'vanished'
-  | 'symlink-outside-root'
-  | 'symlink-loop'
-  | 'chunk-failed'
-  | 'secret'
-  | 'source-map';
+  'binary' | 'too-large' | 'invalid-utf8' | 'unreadable' | 'vanished' | 'symlink-outside-root' | 'symlink-loop' | 'chunk-failed' | 'secret' | 'source-map';
 
 export type FuzzyMode = 'unknown-words' | 'empty' | 'off';
 
@@ -103,6 +94,8 @@ export interface ProximityExplanation {
   lexical: number;
   /** Set on a test whose score was multiplied by the search's `testWeight` (the query did not ask about tests): that weight. */
   testFactor?: number;
+  /** Set on a changelog's entry whose score was multiplied by the search's `changelogWeight` (the query did not ask about releases or history): that weight. */
+  changelogFactor?: number;
   /** 1-based rank after fusion, before the rerank. */
   fusedRank: number;
   /** 1-based rank after the rerank. */

@@ -91,6 +91,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       candidateDepth: value.candidateDepth,
       rerankWindow: value.rerankWindow,
       testWeight: value.testWeight,
+      changelogWeight: value.changelogWeight,
       fuzzy: value.fuzzy,
     },
     embedding:

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileRole, isTest } from '../../src/core/file-roles.ts';
+import { fileRole, isChangelog, isTest } from '../../src/core/file-roles.ts';
 
 test('test files are told by the names test tools give them, in every language', () => {
   for (const path of [
@@ -114,5 +114,25 @@ test('a test inside a code file is a test: in a test module, or a Rust item mark
     ['src/gen.py', 'Gen', '#[test]\nclass Gen:'],
   ]) {
     assert.ok(!isTest(path!, title!, text!), `${path} ${title}`);
+  }
+});
+
+test("a project's record of its changes is told by the names projects give it; code named history is not", () => {
+  for (const path of [
+    'CHANGELOG.md',
+    'axum/CHANGELOG.md',
+    'History.markdown',
+    'NEWS',
+    'CHANGES.rst',
+    'debian/changelog',
+    'RELEASE_NOTES.txt',
+    'changelog/fix_autocorrect.md',
+    'newsfragments/1234.bugfix',
+    '.changeset/brave-dogs-run.md',
+  ]) {
+    assert.ok(isChangelog(path), path);
+  }
+  for (const path of ['src/history.ts', 'lib/news.py', 'app/models/release.rb', 'docs/releasing.md', 'src/changes/diff.rs']) {
+    assert.ok(!isChangelog(path), path);
   }
 });

@@ -675,6 +675,35 @@ test('a test counts less than the code it tests, unless the query asks about tes
   store.close();
 });
 
+test('a changelog entry counts less than the code it describes, unless the query asks about releases or history', () => {
+  // fluentd: asked how in_tail detects a rotation, its changelog's entry came first.
+  const store = storeWith({
+    'lib/fluent/plugin/in_tail.rb': [
+      {
+        title: 'TailWatcher > RotateHandler > on_notify',
+        text: 'def on_notify(stat)\n  # a new inode or a shorter file: the log was rotated\n  @on_rotate.call(stat) if rotated?(stat)',
+      },
+    ],
+    'CHANGELOG.md': [
+      { title: 'Release v1.13.3 > Bug fix', text: '* in_tail: Fix detecting rotation twice on `follow_inode`.\n  https://github.com/fluent/fluentd/pull/3466' },
+    ],
+  });
+  const context = contextFor(store);
+  const about = search(context, 'in_tail detect rotation');
+  assert.deepEqual(
+    about.results.map((r) => r.path),
+    ['lib/fluent/plugin/in_tail.rb', 'CHANGELOG.md'],
+  );
+  assert.equal(about.results[1]!.explain.proximity!.changelogFactor, 0.7);
+  assert.match(describeAsText(about.results[1]!).join('\n'), /a changelog \(×0\.70\)/);
+  const history = search(context, 'in_tail detect rotation release notes');
+  assert.equal(history.results[0]?.path, 'CHANGELOG.md', 'asked about releases, the changelog is not counted less');
+  assert.equal(history.results[0].explain.proximity!.changelogFactor, undefined);
+  const asDocument = search(context, 'in_tail detect rotation', { changelogWeight: 1 });
+  assert.equal(asDocument.results[0]?.path, 'CHANGELOG.md', 'at a weight of 1 the entry, in the query’s words, ranks first');
+  store.close();
+});
+
 test("a test module inside a code file counts less too, as Rust keeps a module's unit tests", () => {
   // bat's src/assets.rs: the lookup, and below it `mod tests`, whose functions are named for what they check.
   const store = storeWith({

@@ -94,3 +94,11 @@ test('fusedSearch.testWeight sets the share of its score a test keeps; out of 0â
   assert.equal(parseSettings(source({ testWeight: 1.5 }, {}), true, (m) => warnings.push(m)).search.testWeight, 0.7);
   assert.match(warnings.join('\n'), /testWeight = 1\.5 is invalid; using 0\.7/);
 });
+
+test("fusedSearch.changelogWeight sets the share of its score a changelog's entry keeps; out of 0â€“1 it falls back to 0.7 with a warning", () => {
+  assert.equal(parseSettings(source({}, {}), true, () => undefined).search.changelogWeight, 0.7);
+  assert.equal(parseSettings(source({ changelogWeight: 1 }, {}), true, () => undefined).search.changelogWeight, 1);
+  const warnings: string[] = [];
+  assert.equal(parseSettings(source({ changelogWeight: -1 }, {}), true, (m) => warnings.push(m)).search.changelogWeight, 0.7);
+  assert.match(warnings.join('\n'), /changelogWeight = -1 is invalid; using 0\.7/);
+});

@@ -231,7 +231,13 @@ function rank(
   }));
   const reranked: Array<Reranked<(typeof candidates)[number]>> = [];
   for (let from = 0; from < candidates.length; from += window)
-    reranked.push(...rerank(candidates.slice(from, from + window), proximity.pieces, proximity.pieceIdf, { ranksAbove: from, testWeight: options.testWeight }));
+    reranked.push(
+      ...rerank(candidates.slice(from, from + window), proximity.pieces, proximity.pieceIdf, {
+        ranksAbove: from,
+        testWeight: options.testWeight,
+        changelogWeight: options.changelogWeight,
+      }),
+    );
   const ranked = reranked.map((entry): Ranked => ({
     chunk: entry.candidate.chunk,
     fused: entry.candidate.fused,

@@ -15,10 +15,12 @@
 //
 // A test counts less than the code it tests (the `testWeight` option), unless the query asks about
 // tests: a question is about the code more often than about its test, and the test says the same
-// things in the same words.
+// things in the same words. A changelog's entry counts as little (`changelogWeight`), unless the
+// query asks about releases or history, for the same reason: it says what the code does in a line
+// of a question's words.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
-import { isTest } from '../file-roles.ts';
+import { isChangelog, isTest } from '../file-roles.ts';
 import { pathTitle } from '../path-title.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
@@ -42,6 +44,8 @@ const PHRASE_GAP = 30;
 const PROXIMITY_FULL_STRENGTH_PIECES = 4;
 /** Stems of the words that ask about tests themselves, where a test is what is looked for. */
 const TEST_WORDS = new Set(['test', 'spec', 'fixtur', 'mock', 'unittest']);
+/** Stems of the words that ask about a project's changes, where its changelog is what is looked for. */
+const CHANGELOG_WORDS = new Set(['changelog', 'histori', 'releas', 'news']);
 
 export interface RerankInput {
   id: number;
@@ -71,13 +75,14 @@ export interface Reranked<T extends RerankInput> {
  * strong chunks from below the cut without letting the text layout outvote the lexical evidence.
  * `pieceIdf[i]` is the importance of query piece i; every candidate gets an explanation, whose
  * ranks count from `ranksAbove` + 1 (the candidates of a window below the first). A test's score
- * is multiplied by `testWeight` unless the query asks about tests (TEST_WORDS).
+ * is multiplied by `testWeight` unless the query asks about tests (TEST_WORDS), a changelog's by
+ * `changelogWeight` unless it asks about changes (CHANGELOG_WORDS).
  */
 export function rerank<T extends RerankInput>(
   candidates: T[],
   query: QueryPieces,
   pieceIdf: readonly number[],
-  { ranksAbove = 0, testWeight = 1 }: { ranksAbove?: number; testWeight?: number } = {},
+  { ranksAbove = 0, testWeight = 1, changelogWeight = 1 }: { ranksAbove?: number; testWeight?: number; changelogWeight?: number } = {},
 ): Array<Reranked<T>> {
   const terms = query.pieces.length;
   const totalWeight = pieceIdf.reduce((sum, w) => sum + w, 0) || 1;
@@ -85,6 +90,7 @@ export function rerank<T extends RerankInput>(
   const totalPairWeight = pairWeights.reduce((sum, w) => sum + w, 0);
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const testFactor = query.stems.some((s) => TEST_WORDS.has(s)) ? 1 : testWeight;
+  const changelogFactor = query.stems.some((s) => CHANGELOG_WORDS.has(s)) ? 1 : changelogWeight;
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
     const inTitle = new Set(findOccurrences(`${candidate.title} ${pathTitle(candidate.path)}`, query).map((o) => o.term));
@@ -101,9 +107,10 @@ export function rerank<T extends RerankInput>(
     const boost = strength * (titleBoost + spanScore + phrase);
     // The path is read only when a test would count less: not for `locate`, nor a query about tests.
     const role = testFactor !== 1 && isTest(candidate.path, candidate.title, candidate.text) ? testFactor : 1;
+    const changelog = role === 1 && changelogFactor !== 1 && isChangelog(candidate.path) ? changelogFactor : 1;
     return {
       candidate,
-      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role,
+      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role * changelog,
       occurrences,
       proximity: {
         titleBoost,
@@ -112,6 +119,7 @@ export function rerank<T extends RerankInput>(
         boost,
         lexical: candidate.lexical,
         ...(role !== 1 ? { testFactor: role } : {}),
+        ...(changelog !== 1 ? { changelogFactor: changelog } : {}),
         fusedRank: ranksAbove + index + 1,
         finalRank: 0,
       },
