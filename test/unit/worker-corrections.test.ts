@@ -28,7 +28,7 @@ const app = folder('app', {
   'store.ts': 'export class ContentStore {\n  put(key: string, value: string): void {}\n}\n',
   'report.ts': 'export function exportReport(store: ContentStore): string {\n  return "export";\n}\n',
 });
-const notes = folder('notes', { 'changelog.md': '# Changelog\n\n- The content store learned expiry: entries carry a time to live.\n' });
+const notes = folder('notes', { 'design.md': '# Design notes\n\n- The content store learned expiry: entries carry a time to live.\n' });
 
 test('a word one folder holds is searched as typed in every folder, and a real typo is still corrected', async () => {
   assert.ok((await client.request({ type: 'open', folders: [app, notes] })).ok);
@@ -55,7 +55,7 @@ test('a word one folder holds is searched as typed in every folder, and a real t
     [],
     'no result comes from a correction',
   );
-  assert.equal(typed.results[0]?.path, 'changelog.md', 'the note that holds every word leads');
+  assert.equal(typed.results[0]?.path, 'design.md', 'the note that holds every word leads');
   assert.deepEqual(typed.unmatched, [], 'a word one folder holds is missing from no answer, though the other folder lacks it');
   assert.deepEqual((await search('content store expiry downtime')).unmatched, ['downtime'], 'a word no folder holds is said to be missing');
 });
@@ -76,5 +76,5 @@ test('a typo two folders correct to different words names both, and each folder 
   }
   assert.deepEqual(typo.corrections, [['expirey', 'expiry/expire']], 'the notes’ word and the docs’ word, in folder order');
   const fuzzy = typo.results.filter((r) => r.stage === 'fuzzy').map((r) => r.path);
-  assert.deepEqual(fuzzy.sort(), ['changelog.md', 'retention.md'], 'each folder found its note through its own correction');
+  assert.deepEqual(fuzzy.sort(), ['design.md', 'retention.md'], 'each folder found its note through its own correction');
 });
