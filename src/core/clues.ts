@@ -465,7 +465,9 @@ class Collector {
     const named = callee ? symbolOf(callee).symbol : undefined;
     if (named) {
       this.symbol(named);
-      if (this.phpCaller && !this.phpCaller.symbol) this.phpCaller.symbol = named;
+      // A `#0` starts a trace: its call names the thrown site's function, not a frame of a trace before.
+      const startsTrace = frame.text.startsWith('#0') && this.phpCaller?.text.startsWith('#') === true;
+      if (this.phpCaller && !this.phpCaller.symbol && !startsTrace) this.phpCaller.symbol = named;
     }
     this.phpCaller = this.keep(frame);
   }

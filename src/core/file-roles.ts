@@ -8,7 +8,8 @@
 // typeshed defines `builtins.open`, which a lint rule's issue names). Each matches an issue's words
 // as well as the code does, often better, and so do an example and a benchmark, which use the
 // project's names in small programs of their own. `locate` counts all five at half weight; search
-// counts tests less (src/core/search/rerank.ts), and a test module kept inside a code file too.
+// counts tests less (src/core/search/rerank.ts), a test module kept inside a code file too, and a
+// changelog (`isChangelog`), whose entries say what the code does in a question's words.
 
 export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 

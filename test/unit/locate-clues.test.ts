@@ -410,6 +410,12 @@ test('PHP and Ruby frames give paths, lines and methods; a PHP entry names the f
     '/var/www/src/Checkout.php:20 Checkout.run',
     '/var/www/public/index.php:9',
   ]);
+  const second = ['#0 /var/www/src/Mailer.php(12): App\\Smtp->send()', '#1 /var/www/src/Queue.php(40): App\\Mailer->deliver()'].join('\n');
+  assert.deepEqual(
+    frames(`${php.replace('\n#3 {main}', '')}\n${second}`).slice(-3),
+    ['/var/www/public/index.php:9', '/var/www/src/Mailer.php:12 Mailer.deliver', '/var/www/src/Queue.php:40'],
+    "a second trace's #0 names no frame of the first",
+  );
   const ruby =
     "app/models/user.rb:42:in 'validate_email': undefined method 'downcase' for nil (NoMethodError)\n\tfrom app/controllers/users_controller.rb:10:in `create'";
   assert.deepEqual(frames(ruby), ['app/models/user.rb:42 validate_email', 'app/controllers/users_controller.rb:10 create']);
