@@ -51,9 +51,8 @@ function secretLine(count: number, examples: string[]): string {
   return `Kept out ${n(count)} file${count === 1 ? '' : 's'} that hold${count === 1 ? 's' : ''} credentials (${some}); --index-secret-files indexes them.`;
 }
 
-export function formatResults(response: SearchResponse, options: { explain: boolean; color: boolean }): string {
-  const bold = (s: string) => (options.color ? `\x1b[1m${s}\x1b[22m` : s);
-  const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
+/** What a search says of the query as a whole: the words it corrected and the words no file holds. */
+export function answerNotes(response: Pick<SearchResponse, 'corrections' | 'unmatched' | 'results'>): string[] {
   const lines: string[] = [];
   if (response.corrections.length > 0) {
     lines.push(`Showing results for the corrected words: ${response.corrections.map(([from, to]) => `${from} → ${to}`).join(', ')}`);
@@ -61,6 +60,13 @@ export function formatResults(response: SearchResponse, options: { explain: bool
   if (response.unmatched.length > 0) {
     lines.push(`Note: ${unmatchedNote(response.unmatched, response.results.length)}.`);
   }
+  return lines;
+}
+
+export function formatResults(response: SearchResponse, options: { explain: boolean; color: boolean }): string {
+  const bold = (s: string) => (options.color ? `\x1b[1m${s}\x1b[22m` : s);
+  const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
+  const lines = answerNotes(response);
   if (options.explain && response.feedbackWords.length > 0) lines.push(dim(`Feedback words: ${response.feedbackWords.join(', ')}`));
   if (response.results.length === 0) lines.push('No results.');
   response.results.forEach((result, index) => {

@@ -25,7 +25,7 @@ import {
 import { EMBED_API_KEY_ENV } from '../core/semantic/embedder.ts';
 import type { EmbedOutcome } from '../core/semantic/lane.ts';
 import { agentText, redactedText, redactForAgent, redactResults } from '../core/redact.ts';
-import { formatEval, formatLocate, formatResults, formatStats, formatSummary } from './format.ts';
+import { answerNotes, formatEval, formatLocate, formatResults, formatStats, formatSummary } from './format.ts';
 import { ProgressBar } from './progress.ts';
 import { errorMessage } from '../core/error-message.ts';
 
@@ -205,6 +205,8 @@ async function main(argv: string[]): Promise<number> {
             ).text,
           );
         } else if (values.json) {
+          // The results are a list, as scripts read them; what the answer says of the query goes beside it.
+          for (const note of answerNotes(response)) process.stderr.write(`fused-search: ${note}\n`);
           json(
             response.results.map(({ chunkId, path: p, startLine, endLine, title, kind: k, language, stage, score, snippet, explain, copies }) => ({
               chunkId,

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,6 +129,10 @@ test("the CLI's --json keeps the explanation's fields, the title's part of the r
       [results[0]!.path === 'retry.ts' ? 'vendor/retry.ts' : 'retry.ts'],
       'the copy folded into it is named, as the README says',
     );
+    // What the answer says of the query goes to stderr, beside a list that stays a list.
+    const missing = spawnSync(process.execPath, [CLI, 'search', 'retry policy downtime', '--db', db, '--json'], { encoding: 'utf8' });
+    assert.ok(Array.isArray(JSON.parse(missing.stdout)));
+    assert.match(missing.stderr, /fused-search: Note: no file holds “downtime”; the results are ranked without it\./);
     const { explain } = results[0]!;
     assert.deepEqual(Object.keys(explain.proximity!).sort(), ['boost', 'finalRank', 'fusedRank', 'lexical', 'phrasePairs', 'span', 'titleBoost']);
     assert.ok(explain.proximity!.titleBoost > 0, 'the title retryPolicy names the query');
