@@ -50,12 +50,15 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
     const p = e.proximity;
     const components = `title ${p.titleBoost.toFixed(2)}, span ${p.span === null ? '—' : `${p.span} chars`}, in-order pairs ${p.phrasePairs}`;
     const lexical = `lexical match ${(p.lexical * 100).toFixed(0)}% (×${Math.sqrt(p.lexical).toFixed(2)})`;
-    const test =
+    const role: [string, number] | undefined =
       p.testFactor !== undefined
-        ? ` · a test (×${p.testFactor.toFixed(2)})`
+        ? ['a test', p.testFactor]
         : p.changelogFactor !== undefined
-          ? ` · a changelog (×${p.changelogFactor.toFixed(2)})`
-          : '';
+          ? ['a changelog', p.changelogFactor]
+          : p.builtFactor !== undefined
+            ? ["a build's output", p.builtFactor]
+            : undefined;
+    const test = role ? ` · ${role[0]} (×${role[1].toFixed(2)})` : '';
     lines.push({
       topic: 'proximity',
       label: 'Proximity',

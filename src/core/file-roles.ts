@@ -8,8 +8,9 @@
 // typeshed defines `builtins.open`, which a lint rule's issue names). Each matches an issue's words
 // as well as the code does, often better, and so do an example and a benchmark, which use the
 // project's names in small programs of their own. `locate` counts all five at half weight; search
-// counts tests less (src/core/search/rerank.ts), a test module kept inside a code file too, and a
-// changelog (`isChangelog`), whose entries say what the code does in a question's words.
+// counts tests less (src/core/search/rerank.ts), a test module kept inside a code file too, a
+// changelog (`isChangelog`), whose entries say what the code does in a question's words, and a
+// build's output (`isBuildOutput`), which says it again as the build wrote it.
 
 export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 
@@ -96,6 +97,21 @@ const CHANGELOG_FOLDER = /(?:^|[\\/])(?:changelogs?|changelog\.d|newsfragments|\
 /** Whether the file at `relPath` records the project's changes (`CHANGELOG_FILE`, `CHANGELOG_FOLDER`). */
 export function isChangelog(relPath: string): boolean {
   return CHANGELOG_FILE.test(relPath) || CHANGELOG_FOLDER.test(relPath);
+}
+
+/**
+ * What a build wrote: a `dist/` folder's bundles, and minified files. A project that commits its
+ * builds holds each function twice or more, the bundle's copy renamed or reshaped by the bundler
+ * (axios's `Axios > _request` in `lib/core/Axios.js`, `dist/browser/axios.cjs` and, as `Axios$1 >
+ * _request`, `dist/esm/axios.js`), which no copy folding can tell is the same function. Asked for
+ * axios's `timeout error code ECONNABORTED`, the first three results were its bundles. Not `build/`
+ * or `out/`: projects keep their build's own scripts there as often as its output.
+ */
+const BUILD_OUTPUT = /(?:^|[\\/])dist[\\/]|\.min\.(?:js|mjs|cjs|css)$/;
+
+/** Whether the file at `relPath` is a build's output (`BUILD_OUTPUT`). */
+export function isBuildOutput(relPath: string): boolean {
+  return BUILD_OUTPUT.test(relPath);
 }
 
 /** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */

@@ -127,6 +127,12 @@ const DEFAULT_TEST_WEIGHT = 0.7;
  * (docs/benchmarks.md) it took a changelog's entries from 12 of the first ten's places to one.
  */
 const DEFAULT_CHANGELOG_WEIGHT = DEFAULT_TEST_WEIGHT;
+/**
+ * A build's output, likewise, as a copy of the sources: on axios, which commits its builds, eight
+ * questions held 27 results from `dist/` in their first ten, and 16 at this weight; the agent
+ * bench's trees, whose packages' `dist/` folders are their only builds, kept every verdict.
+ */
+const DEFAULT_BUILD_OUTPUT_WEIGHT = DEFAULT_TEST_WEIGHT;
 
 export const SEARCH_OPTION_SCHEMAS = {
   limit: wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.'),
@@ -170,6 +176,11 @@ export const SEARCH_OPTION_SCHEMAS = {
     .default(DEFAULT_CHANGELOG_WEIGHT)
     .describe(
       "What share of its score a changelog's entry keeps against code and documents, unless the query asks about releases or history (changelog, release, history, news); 1 ranks changelogs as documents.",
+    ),
+  buildOutputWeight: number(0, 1)
+    .default(DEFAULT_BUILD_OUTPUT_WEIGHT)
+    .describe(
+      "What share of its score a build's output (a dist/ folder's files, minified files) keeps against the sources, unless the query asks about builds (build, dist, bundle, minified); 1 ranks it as code.",
     ),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
   wordsHeldElsewhere: z
@@ -261,6 +272,7 @@ export const OPTION_SETTINGS = {
   rerankWindow: SEARCH_OPTION_SCHEMAS.rerankWindow,
   testWeight: SEARCH_OPTION_SCHEMAS.testWeight,
   changelogWeight: SEARCH_OPTION_SCHEMAS.changelogWeight,
+  buildOutputWeight: SEARCH_OPTION_SCHEMAS.buildOutputWeight,
   fuzzy: SEARCH_OPTION_SCHEMAS.fuzzy,
   'agent.budgetBytes': budgetBytes.default(DEFAULT_AGENT_BUDGET_BYTES).describe('UTF-8 bytes one answer of the language model tool may take.'),
 };
@@ -368,6 +380,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
     titleColumnWeight: validOrDefault(s.titleColumnWeight, input.titleColumnWeight),
     testWeight: validOrDefault(s.testWeight, input.testWeight),
     changelogWeight: validOrDefault(s.changelogWeight, input.changelogWeight),
+    buildOutputWeight: validOrDefault(s.buildOutputWeight, input.buildOutputWeight),
     fuzzy: validOrDefault(s.fuzzy, input.fuzzy),
     wordsHeldElsewhere: validOrDefault(s.wordsHeldElsewhere, input.wordsHeldElsewhere),
     stages: {

@@ -96,6 +96,8 @@ export interface ProximityExplanation {
   testFactor?: number;
   /** Set on a changelog's entry whose score was multiplied by the search's `changelogWeight` (the query did not ask about releases or history): that weight. */
   changelogFactor?: number;
+  /** Set on a build's output whose score was multiplied by the search's `buildOutputWeight` (the query did not ask about builds): that weight. */
+  builtFactor?: number;
   /** 1-based rank after fusion, before the rerank. */
   fusedRank: number;
   /** 1-based rank after the rerank. */

@@ -92,6 +92,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       rerankWindow: value.rerankWindow,
       testWeight: value.testWeight,
       changelogWeight: value.changelogWeight,
+      buildOutputWeight: value.buildOutputWeight,
       fuzzy: value.fuzzy,
     },
     embedding:

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileRole, isChangelog, isTest } from '../../src/core/file-roles.ts';
+import { fileRole, isBuildOutput, isChangelog, isTest } from '../../src/core/file-roles.ts';
 
 test('test files are told by the names test tools give them, in every language', () => {
   for (const path of [
@@ -134,5 +134,14 @@ test("a project's record of its changes is told by the names projects give it; c
   }
   for (const path of ['src/history.ts', 'lib/news.py', 'app/models/release.rb', 'docs/releasing.md', 'src/changes/diff.rs']) {
     assert.ok(!isChangelog(path), path);
+  }
+});
+
+test("a build's output is told by its dist/ folder or a minified name; build scripts and names that start with dist are code", () => {
+  for (const path of ['dist/axios.js', 'dist/esm/axios.min.js.map', 'packages/core/dist/index.mjs', 'static/js/jquery.min.js', 'css/site.min.css']) {
+    assert.ok(isBuildOutput(path), path);
+  }
+  for (const path of ['build/gulpfile.js', 'lib/commands/dist-tag.js', 'src/distance.ts', 'distribution/notes.md', 'src/admin.js']) {
+    assert.ok(!isBuildOutput(path), path);
   }
 });

@@ -704,6 +704,41 @@ test('a changelog entry counts less than the code it describes, unless the query
   store.close();
 });
 
+test("a build's output counts less than the sources it was built from, unless the query asks about builds", () => {
+  // axios commits its bundles: the bundler's copy of a function, renamed, beside the source.
+  const store = storeWith({
+    'lib/core/Axios.js': [
+      {
+        title: 'Axios > _request',
+        text: '_request(configOrUrl, config) {\n  // the interceptors first\n  const chain = [dispatchRequest.bind(this), undefined];',
+      },
+    ],
+    'dist/esm/axios.js': [
+      {
+        title: 'Axios$1 > _request',
+        text: '_request(configOrUrl, config) {\n    // request interceptors, then dispatch\n    const chain = [dispatchRequest.bind(this), undefined];',
+      },
+    ],
+  });
+  const context = contextFor(store);
+  const about = search(context, 'request interceptors dispatch');
+  assert.deepEqual(
+    about.results.map((r) => r.path),
+    ['lib/core/Axios.js', 'dist/esm/axios.js'],
+  );
+  assert.equal(about.results[1]!.explain.proximity!.builtFactor, 0.7);
+  assert.match(describeAsText(about.results[1]!).join('\n'), /a build's output \(×0\.70\)/);
+  const bundle = search(context, 'request interceptors dispatch in the bundle');
+  assert.equal(
+    bundle.results.find((r) => r.path === 'dist/esm/axios.js')?.explain.proximity!.builtFactor,
+    undefined,
+    'asked about the bundle, it is not counted less',
+  );
+  const asCode = search(context, 'request interceptors dispatch', { buildOutputWeight: 1 });
+  assert.equal(asCode.results[0]?.path, 'dist/esm/axios.js', 'at a weight of 1 the bundle, whose comment says the query in order, ranks first');
+  store.close();
+});
+
 test("a test module inside a code file counts less too, as Rust keeps a module's unit tests", () => {
   // bat's src/assets.rs: the lookup, and below it `mod tests`, whose functions are named for what they check.
   const store = storeWith({

@@ -102,3 +102,11 @@ test("fusedSearch.changelogWeight sets the share of its score a changelog's entr
   assert.equal(parseSettings(source({ changelogWeight: -1 }, {}), true, (m) => warnings.push(m)).search.changelogWeight, 0.7);
   assert.match(warnings.join('\n'), /changelogWeight = -1 is invalid; using 0\.7/);
 });
+
+test("fusedSearch.buildOutputWeight sets the share of its score a build's output keeps; out of 0–1 it falls back to 0.7 with a warning", () => {
+  assert.equal(parseSettings(source({}, {}), true, () => undefined).search.buildOutputWeight, 0.7);
+  assert.equal(parseSettings(source({ buildOutputWeight: 0.5 }, {}), true, () => undefined).search.buildOutputWeight, 0.5);
+  const warnings: string[] = [];
+  assert.equal(parseSettings(source({ buildOutputWeight: 2 }, {}), true, (m) => warnings.push(m)).search.buildOutputWeight, 0.7);
+  assert.match(warnings.join('\n'), /buildOutputWeight = 2 is invalid; using 0\.7/);
+});

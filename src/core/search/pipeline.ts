@@ -236,6 +236,7 @@ function rank(
         ranksAbove: from,
         testWeight: options.testWeight,
         changelogWeight: options.changelogWeight,
+        buildOutputWeight: options.buildOutputWeight,
       }),
     );
   const ranked = reranked.map((entry): Ranked => ({

@@ -17,10 +17,11 @@
 // tests: a question is about the code more often than about its test, and the test says the same
 // things in the same words. A changelog's entry counts as little (`changelogWeight`), unless the
 // query asks about releases or history, for the same reason: it says what the code does in a line
-// of a question's words.
+// of a question's words. So does a build's output (`buildOutputWeight`), unless the query asks
+// about builds: a committed bundle repeats every function of the sources.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
-import { isChangelog, isTest } from '../file-roles.ts';
+import { isBuildOutput, isChangelog, isTest } from '../file-roles.ts';
 import { pathTitle } from '../path-title.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
@@ -46,6 +47,8 @@ const PROXIMITY_FULL_STRENGTH_PIECES = 4;
 const TEST_WORDS = new Set(['test', 'spec', 'fixtur', 'mock', 'unittest']);
 /** Stems of the words that ask about a project's changes, where its changelog is what is looked for. */
 const CHANGELOG_WORDS = new Set(['changelog', 'histori', 'releas', 'news']);
+/** Stems of the words that ask about a build, where its output is what is looked for. */
+const BUILD_WORDS = new Set(['build', 'dist', 'bundl', 'minifi']);
 
 export interface RerankInput {
   id: number;
@@ -76,13 +79,19 @@ export interface Reranked<T extends RerankInput> {
  * `pieceIdf[i]` is the importance of query piece i; every candidate gets an explanation, whose
  * ranks count from `ranksAbove` + 1 (the candidates of a window below the first). A test's score
  * is multiplied by `testWeight` unless the query asks about tests (TEST_WORDS), a changelog's by
- * `changelogWeight` unless it asks about changes (CHANGELOG_WORDS).
+ * `changelogWeight` unless it asks about changes (CHANGELOG_WORDS), a build's output by
+ * `buildOutputWeight` unless it asks about builds (BUILD_WORDS).
  */
 export function rerank<T extends RerankInput>(
   candidates: T[],
   query: QueryPieces,
   pieceIdf: readonly number[],
-  { ranksAbove = 0, testWeight = 1, changelogWeight = 1 }: { ranksAbove?: number; testWeight?: number; changelogWeight?: number } = {},
+  {
+    ranksAbove = 0,
+    testWeight = 1,
+    changelogWeight = 1,
+    buildOutputWeight = 1,
+  }: { ranksAbove?: number; testWeight?: number; changelogWeight?: number; buildOutputWeight?: number } = {},
 ): Array<Reranked<T>> {
   const terms = query.pieces.length;
   const totalWeight = pieceIdf.reduce((sum, w) => sum + w, 0) || 1;
@@ -91,6 +100,7 @@ export function rerank<T extends RerankInput>(
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
   const testFactor = query.stems.some((s) => TEST_WORDS.has(s)) ? 1 : testWeight;
   const changelogFactor = query.stems.some((s) => CHANGELOG_WORDS.has(s)) ? 1 : changelogWeight;
+  const builtFactor = query.stems.some((s) => BUILD_WORDS.has(s)) ? 1 : buildOutputWeight;
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
     const inTitle = new Set(findOccurrences(`${candidate.title} ${pathTitle(candidate.path)}`, query).map((o) => o.term));
@@ -108,9 +118,10 @@ export function rerank<T extends RerankInput>(
     // The path is read only when a test would count less: not for `locate`, nor a query about tests.
     const role = testFactor !== 1 && isTest(candidate.path, candidate.title, candidate.text) ? testFactor : 1;
     const changelog = role === 1 && changelogFactor !== 1 && isChangelog(candidate.path) ? changelogFactor : 1;
+    const built = role === 1 && changelog === 1 && builtFactor !== 1 && isBuildOutput(candidate.path) ? builtFactor : 1;
     return {
       candidate,
-      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role * changelog,
+      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role * changelog * built,
       occurrences,
       proximity: {
         titleBoost,
@@ -120,6 +131,7 @@ export function rerank<T extends RerankInput>(
         lexical: candidate.lexical,
         ...(role !== 1 ? { testFactor: role } : {}),
         ...(changelog !== 1 ? { changelogFactor: changelog } : {}),
+        ...(built !== 1 ? { builtFactor: built } : {}),
         fusedRank: ranksAbove + index + 1,
         finalRank: 0,
       },
