@@ -21,8 +21,9 @@ const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigr
 
 /**
  * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
- * proximity rerank's factor with its components, lexical factor, a test's weight and rank before
- * → after, and the corrections — each part that applies to this result, in that order.
+ * proximity rerank's factor with its components, lexical factor, the weight of a test, a changelog
+ * or a build's output, and the rank before → after, and the corrections — each part that applies
+ * to this result, in that order.
  */
 export function describe(result: Pick<SearchResult, 'score' | 'explain'>): DescribedLine[] {
   const e = result.explain;
@@ -58,11 +59,11 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
           : p.builtFactor !== undefined
             ? ["a build's output", p.builtFactor]
             : undefined;
-    const test = role ? ` · ${role[0]} (×${role[1].toFixed(2)})` : '';
+    const discounted = role ? ` · ${role[0]} (×${role[1].toFixed(2)})` : '';
     lines.push({
       topic: 'proximity',
       label: 'Proximity',
-      text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical}${test} · rank ${p.fusedRank} → ${p.finalRank}`,
+      text: `×${(1 + p.boost).toFixed(2)} (${components}) · ${lexical}${discounted} · rank ${p.fusedRank} → ${p.finalRank}`,
     });
   }
   if (e.fuzzy && e.fuzzy.corrections.length > 0) {
