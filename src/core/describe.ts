@@ -18,6 +18,12 @@ export interface DescribedLine {
 }
 
 const LIST_LABEL: Record<ListName, string> = { porter: 'Porter', trigram: 'Trigram', feedback: 'Feedback', semantic: 'Semantic' };
+/** The explanation's field for each kind of chunk the rerank counts less, and what it is called. */
+const DISCOUNTED_AS = [
+  ['testFactor', 'a test'],
+  ['changelogFactor', 'a changelog'],
+  ['builtFactor', "a build's output"],
+] as const;
 
 /**
  * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
@@ -51,15 +57,8 @@ export function describe(result: Pick<SearchResult, 'score' | 'explain'>): Descr
     const p = e.proximity;
     const components = `title ${p.titleBoost.toFixed(2)}, span ${p.span === null ? '—' : `${p.span} chars`}, in-order pairs ${p.phrasePairs}`;
     const lexical = `lexical match ${(p.lexical * 100).toFixed(0)}% (×${Math.sqrt(p.lexical).toFixed(2)})`;
-    const role: [string, number] | undefined =
-      p.testFactor !== undefined
-        ? ['a test', p.testFactor]
-        : p.changelogFactor !== undefined
-          ? ['a changelog', p.changelogFactor]
-          : p.builtFactor !== undefined
-            ? ["a build's output", p.builtFactor]
-            : undefined;
-    const discounted = role ? ` · ${role[0]} (×${role[1].toFixed(2)})` : '';
+    const role = DISCOUNTED_AS.find(([field]) => p[field] !== undefined);
+    const discounted = role ? ` · ${role[1]} (×${p[role[0]]!.toFixed(2)})` : '';
     lines.push({
       topic: 'proximity',
       label: 'Proximity',

@@ -50,6 +50,25 @@ const CHANGELOG_WORDS = new Set(['changelog', 'histori', 'releas', 'news']);
 /** Stems of the words that ask about a build, where its output is what is looked for. */
 const BUILD_WORDS = new Set(['build', 'dist', 'bundl', 'minifi']);
 
+/** The search options that set what share of its score each discounted kind of file keeps. */
+export type RoleWeights = Partial<Record<'testWeight' | 'changelogWeight' | 'buildOutputWeight', number>>;
+
+/**
+ * The kinds of chunk that say what the code says without being it, in the order they are told
+ * apart (a test in a `dist/` folder is a test): the option weighing each, the words that ask for
+ * it, the explanation's field, and how to tell it.
+ */
+const DISCOUNTED_ROLES: ReadonlyArray<{
+  weight: keyof RoleWeights;
+  askedBy: ReadonlySet<string>;
+  field: 'testFactor' | 'changelogFactor' | 'builtFactor';
+  is: (candidate: RerankInput) => boolean;
+}> = [
+  { weight: 'testWeight', askedBy: TEST_WORDS, field: 'testFactor', is: (c) => isTest(c.path, c.title, c.text) },
+  { weight: 'changelogWeight', askedBy: CHANGELOG_WORDS, field: 'changelogFactor', is: (c) => isChangelog(c.path) },
+  { weight: 'buildOutputWeight', askedBy: BUILD_WORDS, field: 'builtFactor', is: (c) => isBuildOutput(c.path) },
+];
+
 export interface RerankInput {
   id: number;
   /** Fused (RRF) score. */
@@ -86,21 +105,14 @@ export function rerank<T extends RerankInput>(
   candidates: T[],
   query: QueryPieces,
   pieceIdf: readonly number[],
-  {
-    ranksAbove = 0,
-    testWeight = 1,
-    changelogWeight = 1,
-    buildOutputWeight = 1,
-  }: { ranksAbove?: number; testWeight?: number; changelogWeight?: number; buildOutputWeight?: number } = {},
+  { ranksAbove = 0, ...weights }: { ranksAbove?: number } & RoleWeights = {},
 ): Array<Reranked<T>> {
   const terms = query.pieces.length;
   const totalWeight = pieceIdf.reduce((sum, w) => sum + w, 0) || 1;
   const pairWeights = pieceIdf.slice(1).map((w, i) => Math.min(w, pieceIdf[i]!));
   const totalPairWeight = pairWeights.reduce((sum, w) => sum + w, 0);
   const strength = Math.min(1, PROXIMITY_FULL_STRENGTH_PIECES / Math.max(1, terms));
-  const testFactor = query.stems.some((s) => TEST_WORDS.has(s)) ? 1 : testWeight;
-  const changelogFactor = query.stems.some((s) => CHANGELOG_WORDS.has(s)) ? 1 : changelogWeight;
-  const builtFactor = query.stems.some((s) => BUILD_WORDS.has(s)) ? 1 : buildOutputWeight;
+  const factors = DISCOUNTED_ROLES.map((role) => (query.stems.some((s) => role.askedBy.has(s)) ? 1 : (weights[role.weight] ?? 1)));
   const scored = candidates.map((candidate, index): Reranked<T> => {
     const occurrences = candidate.occurrences ?? findOccurrences(candidate.text, query);
     const inTitle = new Set(findOccurrences(`${candidate.title} ${pathTitle(candidate.path)}`, query).map((o) => o.term));
@@ -115,13 +127,12 @@ export function rerank<T extends RerankInput>(
     const pairs = inOrderPairs(occurrences, terms);
     const phrase = totalPairWeight === 0 ? 0 : PHRASE_WEIGHT * (pairs.reduce((sum, i) => sum + pairWeights[i]!, 0) / totalPairWeight);
     const boost = strength * (titleBoost + spanScore + phrase);
-    // The path is read only when a test would count less: not for `locate`, nor a query about tests.
-    const role = testFactor !== 1 && isTest(candidate.path, candidate.title, candidate.text) ? testFactor : 1;
-    const changelog = role === 1 && changelogFactor !== 1 && isChangelog(candidate.path) ? changelogFactor : 1;
-    const built = role === 1 && changelog === 1 && builtFactor !== 1 && isBuildOutput(candidate.path) ? builtFactor : 1;
+    // A kind is told only when it would count less: not for `locate`, nor a query asking for it.
+    const discounted = DISCOUNTED_ROLES.findIndex((role, i) => factors[i] !== 1 && role.is(candidate));
+    const discount = discounted < 0 ? 1 : factors[discounted]!;
     return {
       candidate,
-      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * role * changelog * built,
+      score: candidate.score * (1 + boost) * Math.sqrt(candidate.lexical) * discount,
       occurrences,
       proximity: {
         titleBoost,
@@ -129,9 +140,7 @@ export function rerank<T extends RerankInput>(
         phrasePairs: pairs.length,
         boost,
         lexical: candidate.lexical,
-        ...(role !== 1 ? { testFactor: role } : {}),
-        ...(changelog !== 1 ? { changelogFactor: changelog } : {}),
-        ...(built !== 1 ? { builtFactor: built } : {}),
+        ...(discounted < 0 ? {} : { [DISCOUNTED_ROLES[discounted]!.field]: discount }),
         fusedRank: ranksAbove + index + 1,
         finalRank: 0,
       },
