@@ -50,12 +50,36 @@ test('tsconfig-style JSON with comments and trailing commas is read by key path'
 });
 
 test('a long JSON array is grouped into item ranges', async () => {
-  const items = Array.from({ length: 30 }, (_, i) => `  {"id": ${i}, "name": "item number ${i}"}`);
+  const items = Array.from({ length: 30 }, (_, i) => `  {"id": ${i}, "size": "a value of item number ${i}"}`);
   const text = `[\n${items.join(',\n')}\n]\n`;
   const { chunks } = await tight.chunk('data.json', text);
   assert.ok(chunks.length > 1);
-  assert.match(chunks[0]?.title ?? '', /^\[0–\d+\]$/);
+  assert.match(chunks[0]?.title ?? '', /^\[0–\d+\]$/, 'a number id names nothing');
   assert.match(chunks[chunks.length - 1]?.title ?? '', /^\[(\d+–)?29\]$/);
+});
+
+test('JSON array items are titled by their name, title or id', async () => {
+  const commands = [
+    { command: 'fusedSearch.search', title: 'Fused Search: Search the Workspace', category: 'Fused Search' },
+    { command: 'fusedSearch.locate', title: 'Fused Search: Locate an Issue or Stack Trace', category: 'Fused Search' },
+    { command: 'fusedSearch.rebuild', title: 'Fused Search: Rebuild the Index', category: 'Fused Search' },
+    { id: 'panel', name: 'Results', when: 'fusedSearch.ready' },
+    { when: 'always', group: 'navigation' },
+  ];
+  const text = `{\n  "commands": [\n${commands.map((c) => `    ${JSON.stringify(c)}`).join(',\n')}\n  ]\n}\n`;
+  const { chunks } = await tight.chunk('package.json', text);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    [
+      'commands > Fused Search: Search the Workspace',
+      'commands > Fused Search: Locate an Issue or Stack Trace',
+      'commands > Fused Search: Rebuild the Index, panel',
+      'commands > [4]',
+    ],
+    'items are named by their first naming member, id before name; an item without one keeps its index',
+  );
+  const mixed = await tight.chunk('views.json', `[\n${['{"name": "Results"}', '{"when": "never"}', `{"x": "${'x'.repeat(180)}"}`].join(',\n')}\n]\n`);
+  assert.equal(mixed.chunks[0]?.title, '[0–1]', 'a group holding an unnamed item keeps its range');
 });
 
 test('invalid JSON falls back to line windows', async () => {
@@ -92,17 +116,45 @@ jobs:
     runs-on: ubuntu-latest
 `;
 
-test('YAML is chunked by key path, sequence items by index', async () => {
+test('YAML is chunked by key path, sequence items by their names', async () => {
   const { language, chunks } = await tight.chunk('.github/workflows/ci.yml', WORKFLOW_YAML);
   assert.equal(language, 'yaml');
   assert.deepEqual(ranges(chunks), [
     ['name, on', 1, 2],
     ['jobs > build > runs-on', 4, 6],
-    ['jobs > build > steps > [0]', 7, 9],
-    ['jobs > build > steps > [1]', 10, 14],
+    ['jobs > build > steps > Checkout the repository with full history', 7, 9],
+    ['jobs > build > steps > Run the tests', 10, 14],
     ['jobs > lint', 15, 16],
   ]);
   assert.ok(chunks.every((c) => c.kind === 'code'));
+});
+
+const MANUAL_YAML = `sections:
+  - title: Basic filters
+    body: |
+      The simplest filters there are, ${'each one described at length, '.repeat(3)}
+    entries:
+      - title: "Identity: \`.\`"
+        body: The identity filter returns its input unchanged. ${'x'.repeat(80)}
+      - title: 'Object Identifier-Index: \`.foo\`' # a comment, not the title
+        body: Looks up a key. ${'x'.repeat(80)}
+  - body: A section with no title. ${'x'.repeat(120)}
+  - title: 42
+    body: A number is no name. ${'x'.repeat(120)}
+`;
+
+test('a YAML sequence item is named by its title, quoted or not; an item without one keeps its index', async () => {
+  const { chunks } = await tight.chunk('docs/manual.yml', MANUAL_YAML);
+  assert.deepEqual(
+    chunks.map((c) => c.title),
+    [
+      'sections > Basic filters > title, body',
+      'sections > Basic filters > entries > Identity: `.`',
+      'sections > Basic filters > entries > Object Identifier-Index: `.foo`',
+      'sections > [1]',
+      'sections > [2]',
+    ],
+  );
 });
 
 test('text inside a YAML block scalar is never taken for keys', async () => {

@@ -41,6 +41,8 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    HTML: split at headings and titled by them, tables of contents left out. Plain text: Kconfig,
  *    yacc and lex files are code of their own languages, no longer plain text: their chunks are
  *    titled by the entry or rule they open (`config PREEMPT_RCU`), not by a licence header.
+ *    JSON and YAML: a sequence item is titled by its name (`steps > Run the tests`, jq's manual's
+ *    `sections > Assignment`), not by its index, when it has a naming member (outline.ts).
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  *    Plain text: a source map (`*.map`, read as plain text) is not indexed (crawl/source-map.ts).
@@ -54,6 +56,10 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   mdx: 3,
   html: 2,
   plaintext: 2,
+  json: 1,
+  jsonc: 1,
+  json5: 1,
+  yaml: 1,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 

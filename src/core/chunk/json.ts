@@ -5,12 +5,14 @@
 // 10,000 nested arrays are valid JSON.
 
 import { shortLabel } from './lines.ts';
-import { OUTLINE_MAX_DEPTH, type Outline } from './outline.ts';
+import { nameItem, OUTLINE_MAX_DEPTH, type Outline } from './outline.ts';
 
 interface Frame {
   close: number;
   /** The key or item whose value this container is; null beyond OUTLINE_MAX_DEPTH. */
   owner: Outline | null;
+  /** Whether `owner` is an array's item, which its members' values may name (`nameItem`). */
+  ownerIsItem: boolean;
   /** The member being read, so its end line can be set when its value ends. */
   current: Outline | null;
   count: number;
@@ -133,13 +135,21 @@ export function outlineJson(text: string): Outline | null {
       if (!top) root.start = row;
       if (owner) owner.sequence = c === OPEN_BRACKET;
       const deepEnough = stack.length >= OUTLINE_MAX_DEPTH;
-      stack.push({ close: c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET, owner: deepEnough ? null : owner, current: null, count: 0 });
+      stack.push({
+        close: c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET,
+        owner: deepEnough ? null : owner,
+        ownerIsItem: top?.close === CLOSE_BRACKET,
+        current: null,
+        count: 0,
+      });
       i++;
       expect = c === OPEN_BRACE ? 'key' : 'value';
       continue;
     }
     if (!top) root.start = row;
-    if ((c === QUOTE ? match(STRING) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? match(NUMBER) : match(LITERAL)) === null) return null;
+    const scalar = c === QUOTE ? match(STRING) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? match(NUMBER) : match(LITERAL);
+    if (scalar === null) return null;
+    if (c === QUOTE && top?.ownerIsItem && top.owner && top.current) nameItem(top.owner, top.current.label, stringValue(scalar));
     valueEnded();
     expect = 'after';
   }
@@ -154,9 +164,14 @@ function member(frame: Frame, label: string, start: number): Outline {
 }
 
 function keyLabel(token: string): string {
+  return shortLabel(stringValue(token), 60) || '""';
+}
+
+/** A string token's text, or the token as written when JSON.parse refuses one of its escapes (`\x`). */
+function stringValue(token: string): string {
   try {
-    return shortLabel(JSON.parse(token) as string, 60) || '""';
+    return JSON.parse(token) as string;
   } catch {
-    return shortLabel(token, 60);
+    return token;
   }
 }

@@ -9,7 +9,7 @@
 
 import type { ChunkDraft } from '../types.ts';
 import { emitRange } from './byte-cap.ts';
-import { rangeBytes, type SourceLines } from './lines.ts';
+import { rangeBytes, shortLabel, type SourceLines } from './lines.ts';
 
 export interface Outline {
   /** A key, `[i]` for a sequence item, or `document n` for one of several YAML documents. */
@@ -21,6 +21,24 @@ export interface Outline {
   children: Outline[];
   /** Whether children are sequence items, titled as a range (`[0–12]`) when grouped. */
   sequence: boolean;
+  /** A sequence item's name, the value of its first naming member (`nameOfItem`); titles use it in place of `[i]`. */
+  name?: string;
+}
+
+/**
+ * The members whose value says what a sequence item is: a workflow step's or a Kubernetes
+ * container's `name`, a manual section's `title` (jq's manual is a list of `title:`/`body:`
+ * items), a VS Code command's `title`. Titled `sections > [10] > entries > [0–2]`, a chunk said
+ * nothing of what it holds, and a question's words never matched its title.
+ */
+const NAMING_KEYS = new Set(['name', 'title', 'id', 'key', 'label']);
+
+/**
+ * Names `item` by its member `key: value` when `key` is a naming key, `value` holds a letter (an
+ * `id: 7` names nothing a person types) and no earlier member named it.
+ */
+export function nameItem(item: Outline, key: string, value: string): void {
+  if (item.name === undefined && NAMING_KEYS.has(key) && /\p{L}/u.test(value)) item.name = shortLabel(value, 60);
 }
 
 /**
@@ -75,7 +93,7 @@ function packMembers(
       flush();
       const only = unit.members.length === 1 ? unit.members[0] : undefined;
       if (only && only.children.length > 0) {
-        packMembers(out, src, only, unit.start, unit.end, [...path, only.label], maxBytes);
+        packMembers(out, src, only, unit.start, unit.end, [...path, only.name ?? only.label], maxBytes);
       } else {
         emitRange(out, src, unit.start, unit.end, [...path, summary(unit.members, parent.sequence)].join(' > '), 'code', maxBytes);
       }
@@ -105,14 +123,21 @@ function toUnits(members: readonly Outline[], scopeStart: number, scopeEnd: numb
   return units;
 }
 
-/** `name`, `name, version, scripts`, `name, version, scripts, …` or `[3–9]` for sequence items. */
+/**
+ * `name`, `name, version, scripts`, `name, version, scripts, …`; sequence items by their names
+ * when each has one (`Checkout, Run the tests`), else `[3]` or `[3–9]`.
+ */
 function summary(members: readonly Outline[], sequence: boolean): string {
-  const first = (members[0] as Outline).label;
-  const last = (members[members.length - 1] as Outline).label;
-  if (sequence) return members.length === 1 ? first : `${first.slice(0, -1)}–${last.slice(1)}`;
+  const named = !sequence || members.every((m) => m.name !== undefined);
+  if (!named) {
+    const first = (members[0] as Outline).label;
+    const last = (members[members.length - 1] as Outline).label;
+    return members.length === 1 ? first : `${first.slice(0, -1)}–${last.slice(1)}`;
+  }
+  // Names run longer than keys (`Fused Search: Rebuild the Index`): three in full would make a title of a paragraph.
   const shown = members
     .slice(0, 3)
-    .map((m) => m.label)
+    .map((m) => (m.name !== undefined && members.length > 1 ? shortLabel(m.name, 32) : (m.name ?? m.label)))
     .join(', ');
   return members.length > 3 ? `${shown}, …` : shown;
 }

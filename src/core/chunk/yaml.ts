@@ -4,7 +4,7 @@
 // no stack. Block scalars (`key: |`) are skipped so text inside them is never mistaken for keys.
 
 import { isBlank, shortLabel, type SourceLines } from './lines.ts';
-import { OUTLINE_MAX_DEPTH, type Outline } from './outline.ts';
+import { nameItem, OUTLINE_MAX_DEPTH, type Outline } from './outline.ts';
 
 interface Open {
   /** Null when nested deeper than OUTLINE_MAX_DEPTH: tracked for indentation, not recorded. */
@@ -90,8 +90,12 @@ export function outlineYaml(src: SourceLines): Outline {
       const key = KEY.exec(rest);
       if (key) {
         close((open) => open.column >= at);
-        add(shortLabel(key[1] ?? key[2] ?? key[3] ?? '', 60), row, at, false);
-        if (BLOCK_SCALAR.test(rest.slice(key[0].length).trim())) blockColumn = at;
+        const name = key[1] ?? key[2] ?? key[3] ?? '';
+        const value = rest.slice(key[0].length).trim();
+        const holder = stack[stack.length - 1];
+        if (holder?.item && holder.node) nameItem(holder.node, name, inlineScalar(value));
+        add(shortLabel(name, 60), row, at, false);
+        if (BLOCK_SCALAR.test(value)) blockColumn = at;
       }
       break;
     }
@@ -108,6 +112,23 @@ export function outlineYaml(src: SourceLines): Outline {
     root.children.forEach((d, i) => (d.label = `document ${i + 1}`));
   }
   return root;
+}
+
+/**
+ * The text of a one-line scalar value (`Assignment`, `"Identity: \`.\`"`, `'it''s'`), or '' for
+ * anything else: a block scalar, a flow collection, an anchor or alias, a tag, nothing.
+ */
+function inlineScalar(value: string): string {
+  if (value.startsWith('"')) {
+    const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(value);
+    return quoted ? (quoted[1] as string).replace(/\\(.)/g, '$1') : '';
+  }
+  if (value.startsWith("'")) {
+    const quoted = /^'((?:[^']|'')*)'/.exec(value);
+    return quoted ? (quoted[1] as string).replace(/''/g, "'") : '';
+  }
+  if (/^[|>{[&*!#]/.test(value)) return '';
+  return value.replace(/\s+#.*$/, '');
 }
 
 function newDocument(documents: Outline[], row: number): Outline {
