@@ -398,6 +398,31 @@ test('a C++ header with a .h name still has its methods chunked one by one', asy
   assert.deepEqual(titles(chunks), ['index.h (top level)', 'store > Index', 'store > Index > size', 'store > Index > clear']);
 });
 
+test('a line holding only a macro (a namespace opener, an access label, an attribute) leaves the classes around it their methods', async () => {
+  // nlohmann/json's headers: the macro opens two namespaces, and the grammar cannot know it.
+  const text = `#pragma once\n\nNLOHMANN_JSON_NAMESPACE_BEGIN\nnamespace detail\n{\n\nclass serializer\n{\n  public:\n    void dump(int j)\n    {\n${body(5, '        ')}\n    }\n\n  JSON_PRIVATE_UNLESS_TESTED:\n    void dump_escaped(int s)\n    {\n${body(5, '        ')}\n    }\n};\n\n}  // namespace detail\nNLOHMANN_JSON_NAMESPACE_END\n`;
+  const { chunks } = await tight.chunk('include/serializer.hpp', text);
+  assert.deepEqual(
+    [...new Set(titles(chunks))],
+    ['serializer.hpp (top level)', 'detail > serializer', 'detail > serializer > dump', 'detail > serializer > dump_escaped'],
+  );
+  // redis: an attribute macro on the line above a function is the function's, and so is the comment above both.
+  const redis = `#include "server.h"\n\n/* Count the bits set. */\nATTRIBUTE_TARGET_POPCNT\nlong long redisPopcount(void *s, long count) {\n${body(5, '    ')}\n    return 0;\n}\n`;
+  assert.deepEqual(ranges((await tight.chunk('src/bitops.c', redis)).chunks), [
+    ['bitops.c (top level)', 1, 1],
+    ['redisPopcount', 3, line(redis, 'return 0') + 1],
+  ]);
+  // The last line of a multi-line #define is the directive's, not a macro line above the next one.
+  const defines = `#define FIRST_CMD \\\n\tSEL_WORD1\n#define SECOND_CMD \\\n\tSEL_WORD0\n`;
+  assert.deepEqual(
+    ranges((await tight.chunk('hsi.h', defines)).chunks).map(([, start, end]) => [start, end]),
+    [
+      [1, 2],
+      [3, 4],
+    ],
+  );
+});
+
 test('a header whose extern "C" braces open and close in separate #if blocks still has its symbols', async () => {
   // Twice in one header guard, this pattern leaves tree-sitter with an ERROR as the root node.
   const pair = (body: string): string => `#if defined(__cplusplus)\nextern "C" {\n#endif\n\n${body}\n#if defined(__cplusplus)\n}\n#endif\n\n`;

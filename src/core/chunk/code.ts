@@ -13,7 +13,7 @@ import type { ChunkDraft } from '../types.ts';
 import { emitRange } from './byte-cap.ts';
 import { LEADING_TYPES, symbolName, type CodeLanguage, type NodeRule } from './code-languages.ts';
 import { isBlank, rangeBytes, trimBlankLines, type SourceLines } from './lines.ts';
-import { hiddenRanges } from './skeleton.ts';
+import { hiddenRanges, MACRO_NAME } from './skeleton.ts';
 
 /** Larger inputs go straight to line windows: a tree would cost seconds and help little. */
 const MAX_PARSE_CHARS = 4_000_000;
@@ -45,9 +45,16 @@ const TRIVIAL_LINES = 2;
 const TRIVIAL_BYTES = 120;
 /**
  * Lines that may join a symbol they do not touch, or the symbol below them: preprocessor
- * conditionals, labels (`public:`), closers (`}  // namespace store`, Ruby's `end`).
+ * conditionals, labels (`public:`), closers (`}  // namespace store`, Ruby's `end`), and a macro
+ * alone on its line (`YY_ATTRIBUTE_UNUSED` above a function), which the parser does not see.
  */
-const LEADING_LINE = /^\s*(?:#\s*(?:if|ifdef|ifndef|elif|else|endif)\b.*|\w+\s*:|(?:end|fi|done|esac)\b|[^\p{L}\p{N}/]*)\s*(?:\/\/.*|\/\*.*)?$/u;
+const LEADING_LINE = new RegExp(
+  String.raw`^\s*(?:#\s*(?:if|ifdef|ifndef|elif|else|endif)\b.*|\w+\s*:|(?:end|fi|done|esac)\b|${MACRO_NAME}|[^\p{L}\p{N}/]*)\s*(?:\/\/.*|\/\*.*)?$`,
+  'u',
+);
+
+/** A line holding only a macro's name, without a label's colon: `ATTRIBUTE_TARGET_POPCNT` (see `macroLinesAbove`). */
+const MACRO_LINE = new RegExp(String.raw`^\s*${MACRO_NAME}\s*$`);
 
 /** Lines only C++ has: `class Foo {`, `namespace x {`, `template <…>`, access labels. */
 const LOOKS_LIKE_CPP = /^[ \t]*(?:class[ \t]+\w+[^;(]*[{:]|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|(?:public|private|protected)[ \t]*:)/m;
@@ -150,8 +157,9 @@ function collect(ctx: Context, parent: Node, path: readonly string[], depth: num
         const member = items[first];
         if (member && member.start > start && isTrivial(ctx.src, start, member.start - 1)) member.start = start;
       } else {
+        const head = ctx.spec.skeleton ? macroLinesAbove(ctx.src, start) : start;
         items.push({
-          start: leadStart >= 0 && leadEnd >= start - 1 ? leadStart : start,
+          start: leadStart >= 0 && leadEnd >= head - 1 ? leadStart : head,
           end,
           path: [...path, symbolName(target, ctx.spec)],
           container: rule.role === 'container' ? target : null,
@@ -278,6 +286,18 @@ function emitItem(ctx: Context, out: ChunkDraft[], item: Item, depth: number): v
     }
   }
   emitRange(out, ctx.src, item.start, item.end, title, 'code', ctx.maxBytes);
+}
+
+/**
+ * The first of the lines right above `row` that hold only a macro's name: the skeleton hides them
+ * from the parser (`withWholeLineMacros`), but `ATTRIBUTE_TARGET_POPCNT` above redis's
+ * `redisPopcount` is the function's, and so is the comment above it.
+ */
+function macroLinesAbove(src: SourceLines, row: number): number {
+  let first = row;
+  // Not the last line of a multi-line `#define`: that one is the directive's.
+  while (first > 0 && MACRO_LINE.test(src.lines[first - 1] as string) && !src.lines[first - 2]?.endsWith('\\')) first--;
+  return first;
 }
 
 /** The last line of the paragraph (run of non-blank lines) that starts at `start`. */

@@ -43,6 +43,8 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    titled by the entry or rule they open (`config PREEMPT_RCU`), not by a licence header.
  *    JSON and YAML: a sequence item is titled by its name (`steps > Run the tests`, jq's manual's
  *    `sections > Assignment`), not by its index, when it has a naming member (outline.ts).
+ *    C and C++: a line holding only a macro's name (`NLOHMANN_JSON_NAMESPACE_BEGIN`, `Q_OBJECT`) is
+ *    hidden from the parser, so the classes and functions around it are found (skeleton.ts).
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  *    Plain text: a source map (`*.map`, read as plain text) is not indexed (crawl/source-map.ts).
@@ -60,6 +62,8 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   jsonc: 1,
   json5: 1,
   yaml: 1,
+  c: 1,
+  cpp: 1,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 

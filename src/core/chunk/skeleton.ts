@@ -11,6 +11,8 @@
 // raw strings, and preprocessor lines (skipped; each branch of #if/#else starts from the brace
 // depth at the #if, so `#ifdef X\n if (a) {\n#else\n if (b) {\n#endif` counts one brace, not
 // two). If it is fooled anyway, the parse comes out broken and the caller parses the whole text.
+//
+// A line that is nothing but a macro's name is hidden too (`wholeLineMacros`).
 
 /**
  * `c`: hide the inside of every brace block at file level (bodies, struct fields, initialisers),
@@ -148,7 +150,43 @@ export function hiddenRanges(text: string, mode: SkeletonMode): number[] {
     lastEnd = i;
   }
   // An unclosed body or argument list hides nothing: better the parser sees text than half a file.
-  return hidden;
+  return withWholeLineMacros(text, hidden);
+}
+
+/**
+ * A line holding only a macro's name, in capitals with an underscore: `NLOHMANN_JSON_NAMESPACE_BEGIN`
+ * (which opens two namespaces), Qt's `Q_OBJECT`, glib's `G_BEGIN_DECLS`, or one used as an access
+ * label, `JSON_PRIVATE_UNLESS_TESTED:`. The grammar cannot expand them and reads the name as the
+ * start of the next declaration: nlohmann/json's `serializer.hpp`, which opens with the first,
+ * came out as eleven windows titled `detail (part n)`, and its `dump_escaped` without a name.
+ */
+export const MACRO_NAME = String.raw`_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`;
+const WHOLE_LINE_MACRO = new RegExp(String.raw`^[ \t]*${MACRO_NAME}[ \t]*:?[ \t]*(?:\/\/[^\n]*)?$`, 'gm');
+
+/** `hidden` with the names of `WHOLE_LINE_MACRO` lines outside it added, kept ascending and disjoint. */
+function withWholeLineMacros(text: string, hidden: number[]): number[] {
+  const found: number[] = [];
+  let pair = 0;
+  for (const line of text.matchAll(WHOLE_LINE_MACRO)) {
+    const nameStart = line.index + (/\S/.exec(line[0])?.index ?? 0);
+    const nameEnd = nameStart + (/^\w+/.exec(text.slice(nameStart, nameStart + 256))?.[0].length ?? 0);
+    while (pair < hidden.length && (hidden[pair + 1] as number) <= nameStart) pair += 2;
+    const inside = pair < hidden.length && (hidden[pair] as number) < nameEnd;
+    // The last line of a multi-line `#define` names a macro as often as not, and is the directive's.
+    const continues = line.index >= 2 && text.charCodeAt(line.index - 2) === 0x5c;
+    if (!inside && !continues) found.push(nameStart, nameEnd);
+  }
+  if (found.length === 0) return hidden;
+  const merged: number[] = [];
+  for (let a = 0, b = 0; a < hidden.length || b < found.length;) {
+    const fromHidden = b >= found.length || (a < hidden.length && (hidden[a] as number) < (found[b] as number));
+    const source = fromHidden ? hidden : found;
+    const at = fromHidden ? a : b;
+    merged.push(source[at] as number, source[at + 1] as number);
+    if (fromHidden) a += 2;
+    else b += 2;
+  }
+  return merged;
 }
 
 function opensBody(text: string, mode: SkeletonMode, depth: number, last: number, lastEnd: number): boolean {
