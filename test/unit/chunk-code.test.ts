@@ -317,6 +317,11 @@ test("C files are chunked by function, struct and multi-line macro, with the ker
   assert.ok(chunks[3]?.text.endsWith('EXPORT_SYMBOL(start_worker);'));
 });
 
+test('a kernel function with a lock annotation between its parameters and its body is one chunk, titled by its name', async () => {
+  const text = `/*\n * Report a quiescent state.\n */\nstatic void __maybe_unused\nrcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)\n\t__releases(rnp->lock)\n{\n\tunsigned long gps;\n}\n`;
+  assert.deepEqual(ranges((await chunker.chunk('kernel/rcu/tree.c', text)).chunks), [['rcu_report_unblock_qs_rnp', 1, 9]]);
+});
+
 test('C++ methods are titled by namespace and class, out-of-class definitions by their qualified name', async () => {
   const text = `namespace store {\n\nclass Index {\n public:\n  int size() const {\n${body(5, '    ')}\n    return 0;\n  }\n  int rows;\n\n  void clear() {\n${body(3, '    ')}\n  }\n};\n\nint Index::count() {\n  return 1;\n}\n\n}  // namespace store\n`;
   const { language, chunks } = await tight.chunk('index.cpp', text);
@@ -328,6 +333,11 @@ test('C++ methods are titled by namespace and class, out-of-class definitions by
     ['store > Index > clear', line(text, 'void clear'), line(text, '};')],
     ['store > Index > count', line(text, 'Index::count'), line(text, '// namespace store')],
   ]);
+});
+
+test('a C++ method returning a reference, and an operator, are titled by their names', async () => {
+  const text = `class Pointer {\n public:\n  const Json& get_checked(const Json* ptr) const {\n${body(5, '    ')}\n    return *ptr;\n  }\n  const Pointer& operator*() const {\n${body(5, '    ')}\n    return *this;\n  }\n};\n`;
+  assert.deepEqual(titles((await tight.chunk('pointer.hpp', text)).chunks), ['Pointer', 'Pointer > get_checked', 'Pointer > operator*']);
 });
 
 test('code the parser cannot make sense of falls back to line windows, still as code', async () => {

@@ -227,9 +227,12 @@ function cName(node: Node): string | undefined {
   return undefined;
 }
 
-/** `__noreturn kthread_exit` (an attribute macro the grammar took for part of the name) is `kthread_exit`. */
+/**
+ * `__noreturn kthread_exit` (an attribute macro the grammar took for part of the name) is
+ * `kthread_exit`. `operator*` is itself a name, not `operator` and a pointer.
+ */
 function lastWord(name: string): string {
-  return /^[\w\s*]+$/.test(name)
+  return /^[\w\s*]+$/.test(name) && !/^operator\b/.test(name)
     ? (name
         .trim()
         .split(/[\s*]+/)
@@ -251,7 +254,11 @@ function innermostDeclarator(node: Node): Node | undefined {
   for (let i = 0; current && i < 32; i++) {
     // `Store::search` is itself a name; its `name` field would drop the `Store`.
     if (/identifier|_name$/.test(current.type)) return current;
-    const next = current.childForFieldName('declarator') ?? current.childForFieldName('name');
+    // `T& get(…)`: the grammar gives a reference declarator no `declarator` field, only a child.
+    const next =
+      current.childForFieldName('declarator') ??
+      current.childForFieldName('name') ??
+      (current.type === 'reference_declarator' ? current.firstNamedChild : null);
     if (!next) return undefined;
     current = next;
   }
@@ -409,7 +416,8 @@ export const CODE_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
  * end of its declarator chain, else its first line. Never empty.
  */
 export function symbolName(node: Node, language: CodeLanguage): string {
-  return language.name?.(node) ?? fieldText(node, 'name') ?? innermostDeclarator(node)?.text ?? headerText(node) ?? node.type;
+  // One line, whatever the source: a C++ declarator can span a template's lines and #if branches.
+  return shortLabel(language.name?.(node) ?? fieldText(node, 'name') ?? innermostDeclarator(node)?.text ?? headerText(node) ?? node.type, 80);
 }
 
 function fieldText(node: Node | null | undefined, field: string): string | undefined {

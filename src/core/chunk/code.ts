@@ -290,7 +290,7 @@ function emitItem(ctx: Context, out: ChunkDraft[], item: Item, depth: number): v
 
 /**
  * The first of the lines right above `row` that hold only a macro's name: the skeleton hides them
- * from the parser (`withWholeLineMacros`), but `ATTRIBUTE_TARGET_POPCNT` above redis's
+ * from the parser (`withUnparsedLines`), but `ATTRIBUTE_TARGET_POPCNT` above redis's
  * `redisPopcount` is the function's, and so is the comment above it.
  */
 function macroLinesAbove(src: SourceLines, row: number): number {

@@ -12,7 +12,8 @@
 // depth at the #if, so `#ifdef X\n if (a) {\n#else\n if (b) {\n#endif` counts one brace, not
 // two). If it is fooled anyway, the parse comes out broken and the caller parses the whole text.
 //
-// A line that is nothing but a macro's name is hidden too (`wholeLineMacros`).
+// A line that is nothing but a macro's name is hidden too, and the kernel's lock annotations
+// (`withUnparsedLines`).
 
 /**
  * `c`: hide the inside of every brace block at file level (bodies, struct fields, initialisers),
@@ -150,7 +151,7 @@ export function hiddenRanges(text: string, mode: SkeletonMode): number[] {
     lastEnd = i;
   }
   // An unclosed body or argument list hides nothing: better the parser sees text than half a file.
-  return withWholeLineMacros(text, hidden);
+  return withUnparsedLines(text, hidden);
 }
 
 /**
@@ -161,28 +162,35 @@ export function hiddenRanges(text: string, mode: SkeletonMode): number[] {
  * came out as eleven windows titled `detail (part n)`, and its `dump_escaped` without a name.
  */
 export const MACRO_NAME = String.raw`_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`;
-const WHOLE_LINE_MACRO = new RegExp(String.raw`^[ \t]*${MACRO_NAME}[ \t]*:?[ \t]*(?:\/\/[^\n]*)?$`, 'gm');
+/**
+ * Lines the parser is better without (group 1 is what it does not see): a macro's name as above,
+ * and the kernel's lock annotations between a function's parameters and its body
+ * (`__releases(rnp->lock)`), which split 711 of its functions in two, the body titled `__releases`.
+ */
+const UNPARSED_LINE = new RegExp(String.raw`^[ \t]*(${MACRO_NAME}[ \t]*:?|__(?:acquires|releases|must_hold)\([^\n]*\))[ \t]*(?:\/\/[^\n]*)?$`, 'gm');
 
-/** `hidden` with the names of `WHOLE_LINE_MACRO` lines outside it added, kept ascending and disjoint. */
-function withWholeLineMacros(text: string, hidden: number[]): number[] {
+/** `hidden` with the `UNPARSED_LINE`s outside it added, kept ascending and disjoint. */
+function withUnparsedLines(text: string, hidden: number[]): number[] {
   const found: number[] = [];
   let pair = 0;
-  for (const line of text.matchAll(WHOLE_LINE_MACRO)) {
-    const nameStart = line.index + (/\S/.exec(line[0])?.index ?? 0);
-    const nameEnd = nameStart + (/^\w+/.exec(text.slice(nameStart, nameStart + 256))?.[0].length ?? 0);
-    while (pair < hidden.length && (hidden[pair + 1] as number) <= nameStart) pair += 2;
-    const inside = pair < hidden.length && (hidden[pair] as number) < nameEnd;
+  for (const line of text.matchAll(UNPARSED_LINE)) {
+    const start = line.index + line[0].indexOf(line[1] as string);
+    while (pair < hidden.length && (hidden[pair + 1] as number) <= start) pair += 2;
+    const inside = pair < hidden.length && (hidden[pair] as number) <= start;
     // The last line of a multi-line `#define` names a macro as often as not, and is the directive's.
     const continues = line.index >= 2 && text.charCodeAt(line.index - 2) === 0x5c;
-    if (!inside && !continues) found.push(nameStart, nameEnd);
+    if (!inside && !continues) found.push(start, start + (line[1] as string).length);
   }
   if (found.length === 0) return hidden;
+  // An annotation's argument list is hidden already: the two ranges become one.
   const merged: number[] = [];
   for (let a = 0, b = 0; a < hidden.length || b < found.length;) {
     const fromHidden = b >= found.length || (a < hidden.length && (hidden[a] as number) < (found[b] as number));
     const source = fromHidden ? hidden : found;
     const at = fromHidden ? a : b;
-    merged.push(source[at] as number, source[at + 1] as number);
+    const [from, to] = [source[at] as number, source[at + 1] as number];
+    if (merged.length > 0 && from <= (merged[merged.length - 1] as number)) merged[merged.length - 1] = Math.max(merged[merged.length - 1] as number, to);
+    else merged.push(from, to);
     if (fromHidden) a += 2;
     else b += 2;
   }
