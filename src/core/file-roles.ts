@@ -14,18 +14,22 @@
 
 export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 
-/** Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`, Go's `testdata/`, Jest's `__tests__/`. */
-const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__)[\\/]/i;
+/**
+ * Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`,
+ * Go's `testdata/`, Jest's `__tests__/` and the `__snapshots__/` it writes beside a test.
+ */
+const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__|__snapshots__)[\\/]/i;
 
 /**
- * Test files by name: `*.test.ts` and `*.spec.js` (JavaScript), `*_test.go`, `test_*.py`,
- * `*_test.py` and `conftest.py`, `*_spec.rb`, `*_test.cc` and `*_unittest.cc`, and a class named
- * for what it tests (`ParserTest.java`, `ArrayTests.cs`, `ModelTestCase.php`, `RouterSpec.groovy`).
+ * Test files by name: `*.test.ts`, `*.spec.js` and tsd's `*.test-d.ts` (JavaScript), `*_test.go`,
+ * `test_*.py`, `*_test.py` and `conftest.py`, `*_spec.rb`, `*_test.cc` and `*_unittest.cc`, and a
+ * class named for what it tests (`ParserTest.java`, `ArrayTests.cs`, `ModelTestCase.php`,
+ * `RouterSpec.groovy`).
  * Not `npm-test.md` or `ci-test.js`: a hyphen names commands and topics as often as tests.
  */
 const TEST_FILE = new RegExp(
   [
-    String.raw`\.(?:test|spec)\.[^\\/]+$`,
+    String.raw`\.(?:test|spec)(?:-d)?\.[^\\/]+$`,
     String.raw`_(?:test|spec|unittest)\.[^\\/.]+$`,
     String.raw`(?:^|[\\/])test_[^\\/]+\.py$`,
     String.raw`(?:^|[\\/])conftest\.py$`,

@@ -6,6 +6,8 @@ test('test files are told by the names test tools give them, in every language',
   for (const path of [
     'test/unit/store.test.ts',
     'src/parser.spec.js',
+    'packages-private/dts-test/scheduler.test-d.ts',
+    'src/__snapshots__/render.test.tsx.snap',
     'web/__tests__/router.js',
     'pkg/cache/cache_test.go',
     'internal/lexer/testdata/input.txt',
