@@ -88,14 +88,15 @@ function ledByTestAttribute(text: string): boolean {
 
 /**
  * A project's record of its changes: `CHANGELOG.md`, `History.markdown`, `NEWS`, `RELEASES.rst`,
- * Debian's `changelog`, and the folders that hold a release's entries one file each (`changelog/`,
- * `changelog.d/`, towncrier's `newsfragments/`, `.changeset/`). Prose only by name: `history.ts` is
- * code. An entry says in a line what a change did in the words a question about the feature uses
+ * Debian's `changelog`, an older record kept apart (fmt's `ChangeLog-old.md`, `CHANGES-2.x.md`),
+ * and the folders that hold a release's entries one file each (`changelog/`, `changelog.d/`,
+ * towncrier's `newsfragments/`, `.changeset/`). Prose only by name: `history.ts` is code. An entry says in a line what a change did in the words a question about the feature uses
  * (`in_tail: Fix detecting rotation twice on follow_inode`), and a long-lived project's record
  * mentions every feature many times over: asked how fluentd's `in_tail` detects a log rotation,
  * the first result and two more were its changelog's entries.
  */
-const CHANGELOG_FILE = /(?:^|[\\/])(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES|RELEASE[-_]NOTES)(?:\.(?:md|markdown|rst|txt|adoc|org))?$/i;
+const CHANGELOG_FILE =
+  /(?:^|[\\/])(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES|RELEASE[-_]NOTES)(?:[-_](?:old|legacy|archive|v?\d[\w.]*))?(?:\.(?:md|markdown|rst|txt|adoc|org))?$/i;
 const CHANGELOG_FOLDER = /(?:^|[\\/])(?:changelogs?|changelog\.d|newsfragments|\.changeset|release[-_]?notes)[\\/]/i;
 
 /** Whether the file at `relPath` records the project's changes (`CHANGELOG_FILE`, `CHANGELOG_FOLDER`). */

@@ -128,13 +128,15 @@ test("a project's record of its changes is told by the names projects give it; c
     'CHANGES.rst',
     'debian/changelog',
     'RELEASE_NOTES.txt',
+    'doc/ChangeLog-old.md',
+    'CHANGES-2.x.md',
     'changelog/fix_autocorrect.md',
     'newsfragments/1234.bugfix',
     '.changeset/brave-dogs-run.md',
   ]) {
     assert.ok(isChangelog(path), path);
   }
-  for (const path of ['src/history.ts', 'lib/news.py', 'app/models/release.rb', 'docs/releasing.md', 'src/changes/diff.rs']) {
+  for (const path of ['src/history.ts', 'lib/news.py', 'app/models/release.rb', 'docs/releasing.md', 'src/changes/diff.rs', 'NEWS-feed.md']) {
     assert.ok(!isChangelog(path), path);
   }
 });
