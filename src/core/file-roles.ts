@@ -47,8 +47,12 @@ const PROJECT_FILE =
 const LOCKFILE =
   /(?:^|[\\/])(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|composer\.lock|go\.sum|poetry\.lock|Pipfile\.lock|uv\.lock|Podfile\.lock|mix\.lock|pubspec\.lock|packages\.lock\.json|flake\.lock)$/;
 
-/** Folders that hold other projects' code by every ecosystem's convention. */
-const VENDORED_FOLDER = /(?:^|[\\/])(?:vendor|vendored|third[_-]?party|node_modules|bower_components)[\\/]/i;
+/**
+ * Folders that hold other projects' code by every ecosystem's convention, and C's `deps/` with a
+ * folder for each (redis's `deps/jemalloc/`, `deps/lua/`): a file right in `deps/` is the project's
+ * own (hugo's `deps/deps.go`).
+ */
+const VENDORED_FOLDER = /(?:^|[\\/])(?:(?:vendor|vendored|third[_-]?party|node_modules|bower_components)[\\/]|deps[\\/][^\\/]+[\\/])/i;
 
 /** Folders of code that shows or measures the project rather than being it: examples, demos and benchmarks. */
 const EXAMPLE_FOLDER = /(?:^|[\\/])(?:examples?|demos?|samples?|bench|benches|benchmarks?)[\\/]/i;

@@ -61,6 +61,8 @@ test('files about the project, lockfiles and vendored code are told apart from i
     'third_party/zlib/inflate.c',
     'src/third-party/lodash.js',
     'web/node_modules/express/lib/router.js',
+    'deps/fast_float/fast_float.h',
+    'internal/warpc/deps/parson/parson.c',
   ]) {
     assert.equal(fileRole(path), 'vendored', path);
   }
@@ -85,6 +87,8 @@ test('code and documents whose names only mention tests, projects, locks, vendor
     'src/vendors.ts',
     'lib/vendor-prefix.js',
     'crates/red_knot_vendored/src/lib.rs',
+    'deps/deps.go',
+    'src/deps.ts',
     'src/example.ts',
     'lib/rules/prefer-example.js',
     'src/bench.rs',
