@@ -1,5 +1,5 @@
 // The chunker: one file's text in, titled line-range chunks out. It picks the splitter by
-// language (markdown and HTML by heading, code by symbol, JSON/YAML by key path, anything else by
+// language (Markdown, HTML, AsciiDoc and reStructuredText by heading, code by symbol, JSON/YAML by key path, anything else by
 // paragraph and line window) and guarantees, whatever the splitter: line numbers of the original
 // file, chunks in order, no blank chunk, no chunk over the byte cap, and no exception.
 
@@ -11,12 +11,14 @@ import { MIN_CHUNK_BYTES } from './byte-cap.ts';
 import { chunkCode } from './code.ts';
 import { CODE_LANGUAGES } from './code-languages.ts';
 import { defaultWasmDir, loadGrammar, startGrammars } from './grammars.ts';
+import { chunkAsciidoc } from './asciidoc.ts';
 import { chunkHtml } from './html.ts';
 import { outlineJson } from './json.ts';
 import { detectLanguage, KNOWN_LANGUAGES, languageKind } from './language.ts';
 import { normalizeText, toSourceLines, type SourceLines } from './lines.ts';
 import { chunkMarkdown } from './markdown.ts';
 import { chunkOutline } from './outline.ts';
+import { chunkRst } from './rst.ts';
 import { chunkText } from './text.ts';
 import { outlineYaml } from './yaml.ts';
 
@@ -45,6 +47,7 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    `sections > Assignment`), not by its index, when it has a naming member (outline.ts).
  *    C and C++: a line holding only a macro's name (`NLOHMANN_JSON_NAMESPACE_BEGIN`, `Q_OBJECT`) is
  *    hidden from the parser, so the classes and functions around it are found (skeleton.ts).
+ *    AsciiDoc and reStructuredText: split at section titles, as Markdown is (asciidoc.ts, rst.ts).
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  *    Plain text: a source map (`*.map`, read as plain text) is not indexed (crawl/source-map.ts).
@@ -64,6 +67,8 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   yaml: 1,
   c: 1,
   cpp: 1,
+  asciidoc: 1,
+  restructuredtext: 1,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
 };
 
@@ -123,6 +128,8 @@ export async function createChunker(options: ChunkerOptions): Promise<Chunker> {
 function split(src: SourceLines, text: string, language: string, grammar: Language | undefined, parser: Parser, maxBytes: number): ChunkDraft[] {
   if (MARKDOWN.has(language)) return chunkMarkdown(src, maxBytes);
   if (language === 'html') return chunkHtml(src, text, maxBytes);
+  if (language === 'asciidoc') return chunkAsciidoc(src, maxBytes);
+  if (language === 'restructuredtext') return chunkRst(src, maxBytes);
   if (JSON_LIKE.has(language)) {
     const outline = outlineJson(text);
     return outline ? chunkOutline(src, outline, maxBytes) : chunkText(src, 'code', maxBytes);
