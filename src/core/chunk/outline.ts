@@ -21,7 +21,7 @@ export interface Outline {
   children: Outline[];
   /** Whether children are sequence items, titled as a range (`[0–12]`) when grouped. */
   sequence: boolean;
-  /** A sequence item's name, the value of its first naming member (`nameOfItem`); titles use it in place of `[i]`. */
+  /** A sequence item's name, the value of its first naming member (`nameItem`); titles use it in place of `[i]`. */
   name?: string;
 }
 

@@ -165,7 +165,8 @@ export const MACRO_NAME = String.raw`_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`;
 /**
  * Lines the parser is better without (group 1 is what it does not see): a macro's name as above,
  * and the kernel's lock annotations between a function's parameters and its body
- * (`__releases(rnp->lock)`), which split 711 of its functions in two, the body titled `__releases`.
+ * (`__releases(rnp->lock)`, 711 in Linux 6.1), where the grammar ended the function and took its
+ * body for another, titled `__releases`.
  */
 const UNPARSED_LINE = new RegExp(String.raw`^[ \t]*(${MACRO_NAME}[ \t]*:?|__(?:acquires|releases|must_hold)\([^\n]*\))[ \t]*(?:\/\/[^\n]*)?$`, 'gm');
 

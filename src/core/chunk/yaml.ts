@@ -90,11 +90,11 @@ export function outlineYaml(src: SourceLines): Outline {
       const key = KEY.exec(rest);
       if (key) {
         close((open) => open.column >= at);
-        const name = key[1] ?? key[2] ?? key[3] ?? '';
+        const keyText = key[1] ?? key[2] ?? key[3] ?? '';
         const value = rest.slice(key[0].length).trim();
         const holder = stack[stack.length - 1];
-        if (holder?.item && holder.node) nameItem(holder.node, name, inlineScalar(value));
-        add(shortLabel(name, 60), row, at, false);
+        if (holder?.item && holder.node) nameItem(holder.node, keyText, inlineScalar(value));
+        add(shortLabel(keyText, 60), row, at, false);
         if (BLOCK_SCALAR.test(value)) blockColumn = at;
       }
       break;
