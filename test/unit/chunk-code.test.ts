@@ -320,6 +320,8 @@ test("C files are chunked by function, struct and multi-line macro, with the ker
 test('a kernel function with a lock annotation between its parameters and its body is one chunk, titled by its name', async () => {
   const text = `/*\n * Report a quiescent state.\n */\nstatic void __maybe_unused\nrcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)\n\t__releases(rnp->lock)\n{\n\tunsigned long gps;\n}\n`;
   assert.deepEqual(ranges((await chunker.chunk('kernel/rcu/tree.c', text)).chunks), [['rcu_report_unblock_qs_rnp', 1, 9]]);
+  const sameLine = `static int rcu_scale_read_lock(void) __acquires(RCU)\n{\n\trcu_read_lock();\n\treturn 0;\n}\n`;
+  assert.deepEqual(ranges((await chunker.chunk('kernel/rcu/rcuscale.c', sameLine)).chunks), [['rcu_scale_read_lock', 1, 5]], 'after the parameters');
 });
 
 test('C++ methods are titled by namespace and class, out-of-class definitions by their qualified name', async () => {

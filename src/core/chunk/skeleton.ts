@@ -165,22 +165,27 @@ export const MACRO_NAME = String.raw`_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`;
 /**
  * Lines the parser is better without (group 1 is what it does not see): a macro's name as above,
  * and the kernel's lock annotations between a function's parameters and its body
- * (`__releases(rnp->lock)`, 711 in Linux 6.1), where the grammar ended the function and took its
- * body for another, titled `__releases`.
+ * (`__releases(rnp->lock)`), on a line of their own (711 in Linux 6.1) or after the parameters,
+ * where the grammar ended the function and took its body for another, titled `__releases`.
  */
-const UNPARSED_LINE = new RegExp(String.raw`^[ \t]*(${MACRO_NAME}[ \t]*:?|__(?:acquires|releases|must_hold)\([^\n]*\))[ \t]*(?:\/\/[^\n]*)?$`, 'gm');
+const LOCK_ANNOTATION = String.raw`__(?:acquires|releases|must_hold)\([^\n]*\)`;
+const UNPARSED_LINE = new RegExp(
+  String.raw`^(?:[ \t]*(${MACRO_NAME}[ \t]*:?|${LOCK_ANNOTATION})|[^\n]*\)[ \t]*(${LOCK_ANNOTATION}))[ \t]*(?:\/\/[^\n]*)?$`,
+  'gm',
+);
 
 /** `hidden` with the `UNPARSED_LINE`s outside it added, kept ascending and disjoint. */
 function withUnparsedLines(text: string, hidden: number[]): number[] {
   const found: number[] = [];
   let pair = 0;
   for (const line of text.matchAll(UNPARSED_LINE)) {
-    const start = line.index + line[0].indexOf(line[1] as string);
+    const unparsed = (line[1] ?? line[2]) as string;
+    const start = line.index + line[0].lastIndexOf(unparsed);
     while (pair < hidden.length && (hidden[pair + 1] as number) <= start) pair += 2;
     const inside = pair < hidden.length && (hidden[pair] as number) <= start;
     // The last line of a multi-line `#define` names a macro as often as not, and is the directive's.
     const continues = line.index >= 2 && text.charCodeAt(line.index - 2) === 0x5c;
-    if (!inside && !continues) found.push(start, start + (line[1] as string).length);
+    if (!inside && !continues) found.push(start, start + unparsed.length);
   }
   if (found.length === 0) return hidden;
   // An annotation's argument list is hidden already: the two ranges become one.
