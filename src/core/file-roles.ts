@@ -94,7 +94,8 @@ function ledByTestAttribute(text: string): boolean {
  * A project's record of its changes: `CHANGELOG.md`, `History.markdown`, `NEWS`, `RELEASES.rst`,
  * Debian's `changelog`, an older record kept apart (fmt's `ChangeLog-old.md`, `CHANGES-2.x.md`),
  * and the folders that hold a release's entries one file each (`changelog/`, `changelog.d/`,
- * towncrier's `newsfragments/`, `.changeset/`). Prose only by name: `history.ts` is code. An entry says in a line what a change did in the words a question about the feature uses
+ * towncrier's `newsfragments/`, `.changeset/`). Prose only by name: `history.ts` is code. An entry
+ * says in a line what a change did in the words a question about the feature uses
  * (`in_tail: Fix detecting rotation twice on follow_inode`), and a long-lived project's record
  * mentions every feature many times over: asked how fluentd's `in_tail` detects a log rotation,
  * the first result and two more were its changelog's entries.

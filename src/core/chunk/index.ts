@@ -1,7 +1,8 @@
 // The chunker: one file's text in, titled line-range chunks out. It picks the splitter by
-// language (Markdown, HTML, AsciiDoc and reStructuredText by heading, code by symbol, JSON/YAML by key path, anything else by
-// paragraph and line window) and guarantees, whatever the splitter: line numbers of the original
-// file, chunks in order, no blank chunk, no chunk over the byte cap, and no exception.
+// language (Markdown, HTML, AsciiDoc and reStructuredText by heading, code by symbol, JSON/YAML by
+// key path, anything else by paragraph and line window) and guarantees, whatever the splitter:
+// line numbers of the original file, chunks in order, no blank chunk, no chunk over the byte cap,
+// and no exception.
 
 import type { Language, Parser } from '@vscode/tree-sitter-wasm';
 import TreeSitter from '@vscode/tree-sitter-wasm';
@@ -45,8 +46,9 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    titled by the entry or rule they open (`config PREEMPT_RCU`), not by a licence header.
  *    JSON and YAML: a sequence item is titled by its name (`steps > Run the tests`, jq's manual's
  *    `sections > Assignment`), not by its index, when it has a naming member (outline.ts).
- *    C and C++: a line holding only a macro's name (`NLOHMANN_JSON_NAMESPACE_BEGIN`, `Q_OBJECT`) is
- *    hidden from the parser, so the classes and functions around it are found (skeleton.ts).
+ *    C and C++: a line holding only a macro's name (`NLOHMANN_JSON_NAMESPACE_BEGIN`, `Q_OBJECT`) and
+ *    the kernel's lock annotations (`__releases(x)`) are hidden from the parser, so the classes and
+ *    functions around them are found whole (skeleton.ts); `T& get()` and `operator*` are named.
  *    AsciiDoc and reStructuredText: split at section titles, as Markdown is (asciidoc.ts, rst.ts).
  * 2: Markdown: a section that is a list of links (a table of contents, "See also") is left out, as
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.

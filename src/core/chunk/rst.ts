@@ -6,8 +6,8 @@
 // A title is a line underlined, and maybe overlined, by one punctuation character repeated
 // (`Install\n=======`). Its level is not the character but the order in which the document first
 // uses each style, as docutils reads it; a document's one title of the first style is its name
-// (see `scan`). An indented block after `::` or a directive (`..
-// code-block:: python`) is opaque: a code sample is kept whole, and nothing in it is a title.
+// (see `scan`). An indented block after `::` or a directive (`.. code-block:: python`) is opaque:
+// a code sample is kept whole, and nothing in it is a title.
 
 import type { ChunkDraft } from '../types.ts';
 import { isBlank, shortLabel, type SourceLines } from './lines.ts';
