@@ -9,8 +9,9 @@
 // as well as the code does, often better, and so do an example and a benchmark, which use the
 // project's names in small programs of their own. `locate` counts all five at half weight; search
 // counts tests less (src/core/search/rerank.ts), a test module kept inside a code file too, a
-// changelog (`isChangelog`), whose entries say what the code does in a question's words, and a
-// build's output (`isBuildOutput`), which says it again as the build wrote it.
+// changelog (`isChangelog`), whose entries say what the code does in a question's words, a
+// build's output (`isBuildOutput`), which says it again as the build wrote it, and another
+// project's code committed into this one (`isVendored`).
 
 export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 
@@ -53,6 +54,23 @@ const LOCKFILE =
  * own (hugo's `deps/deps.go`).
  */
 const VENDORED_FOLDER = /(?:^|[\\/])(?:(?:vendor|vendored|third[_-]?party|node_modules|bower_components)[\\/]|deps[\\/][^\\/]+[\\/])/i;
+
+/**
+ * The folders a package manager fills. A workspace indexes one only when it is an installed package
+ * (npm's own, opened as it is) or when its owner asks to, since every project ignores them; there
+ * the dependencies are the code being asked about.
+ */
+const INSTALLED_FOLDER = /(?:^|[\\/])(?:node_modules|bower_components)[\\/]/i;
+
+/**
+ * Whether the file at `relPath` is another project's code committed into this one: `vendor/`,
+ * `third_party/`, redis's `deps/jemalloc/` (`VENDORED_FOLDER`), not an installed package
+ * (`INSTALLED_FOLDER`). Asked for redis's `command table lookup`, whose first word nearly every
+ * chunk of redis holds, the first six results were `deps/fast_float`'s lookup tables.
+ */
+export function isVendored(relPath: string): boolean {
+  return VENDORED_FOLDER.test(relPath) && !INSTALLED_FOLDER.test(relPath);
+}
 
 /** Folders of code that shows or measures the project rather than being it: examples, demos and benchmarks. */
 const EXAMPLE_FOLDER = /(?:^|[\\/])(?:examples?|demos?|samples?|bench|benches|benchmarks?)[\\/]/i;

@@ -490,13 +490,14 @@ async function searchWords(keeper: IndexKeeper, query: string, board: Board): Pr
   // No typo retry: a name the index does not hold is someone else's code, not a misspelling of
   // ours. No feedback list: the query is a dozen distinctive words already, and it costs a pass.
   // Copies unfolded: a copy of a chunk in another file is evidence for that file, at its own rank.
-  // Tests, changelogs and builds at their full weight: the board weighs a file's role once, for every kind of evidence.
+  // Tests, changelogs, builds and vendored code at their full weight: the board weighs a file's role once, for every kind of evidence.
   const response = await keeper.search(query, {
     limit: SEARCH_RESULTS,
     fuzzy: 'off',
     testWeight: 1,
     changelogWeight: 1,
     buildOutputWeight: 1,
+    vendoredWeight: 1,
     stages: { feedback: false, copies: false },
   });
   const best = response.results[0]?.score;

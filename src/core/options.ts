@@ -133,6 +133,12 @@ const DEFAULT_CHANGELOG_WEIGHT = DEFAULT_TEST_WEIGHT;
  * bench's trees, whose packages' `dist/` folders are their only builds, kept every verdict.
  */
 const DEFAULT_BUILD_OUTPUT_WEIGHT = DEFAULT_TEST_WEIGHT;
+/**
+ * Another project's code committed into this one, likewise: over twelve questions on redis and jq,
+ * 34 of the first ten's places were vendored code (`deps/jemalloc`, `deps/fast_float`), 5 of them
+ * first, and 24 at this weight, 1 first (docs/benchmarks.md).
+ */
+const DEFAULT_VENDORED_WEIGHT = DEFAULT_TEST_WEIGHT;
 
 export const SEARCH_OPTION_SCHEMAS = {
   limit: wholeNumber(1, MAX_LIMIT).default(10).describe('Results returned.'),
@@ -181,6 +187,11 @@ export const SEARCH_OPTION_SCHEMAS = {
     .default(DEFAULT_BUILD_OUTPUT_WEIGHT)
     .describe(
       "What share of its score a build's output (a dist/ folder's files, minified files) keeps against the sources, unless the query asks about builds (build, dist, bundle, minified); 1 ranks it as code.",
+    ),
+  vendoredWeight: number(0, 1)
+    .default(DEFAULT_VENDORED_WEIGHT)
+    .describe(
+      "What share of its score another project's code committed into this one (vendor/, third_party/, a deps/ folder's projects) keeps against the project's own, unless the query asks about it (vendor, vendored, deps, dependency); 1 ranks it as the project's code.",
     ),
   fuzzy: oneOf(FUZZY_MODES).default('unknown-words').describe('When the typo-correcting retry runs: for unknown words, only for an empty answer, or never.'),
   wordsHeldElsewhere: z
@@ -273,6 +284,7 @@ export const OPTION_SETTINGS = {
   testWeight: SEARCH_OPTION_SCHEMAS.testWeight,
   changelogWeight: SEARCH_OPTION_SCHEMAS.changelogWeight,
   buildOutputWeight: SEARCH_OPTION_SCHEMAS.buildOutputWeight,
+  vendoredWeight: SEARCH_OPTION_SCHEMAS.vendoredWeight,
   fuzzy: SEARCH_OPTION_SCHEMAS.fuzzy,
   'agent.budgetBytes': budgetBytes.default(DEFAULT_AGENT_BUDGET_BYTES).describe('UTF-8 bytes one answer of the language model tool may take.'),
 };
@@ -381,6 +393,7 @@ export function resolveSearchOptions(input: SearchOptionsInput = {}): SearchOpti
     testWeight: validOrDefault(s.testWeight, input.testWeight),
     changelogWeight: validOrDefault(s.changelogWeight, input.changelogWeight),
     buildOutputWeight: validOrDefault(s.buildOutputWeight, input.buildOutputWeight),
+    vendoredWeight: validOrDefault(s.vendoredWeight, input.vendoredWeight),
     fuzzy: validOrDefault(s.fuzzy, input.fuzzy),
     wordsHeldElsewhere: validOrDefault(s.wordsHeldElsewhere, input.wordsHeldElsewhere),
     stages: {

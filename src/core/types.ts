@@ -98,6 +98,8 @@ export interface ProximityExplanation {
   changelogFactor?: number;
   /** Set on a build's output whose score was multiplied by the search's `buildOutputWeight` (the query did not ask about builds): that weight. */
   builtFactor?: number;
+  /** Set on another project's code committed into this one whose score was multiplied by the search's `vendoredWeight` (the query did not ask about it): that weight. */
+  vendoredFactor?: number;
   /** 1-based rank after fusion, before the rerank. */
   fusedRank: number;
   /** 1-based rank after the rerank. */

@@ -93,6 +93,7 @@ export function parseSettings(source: SettingsSource, trusted: boolean, logWarni
       testWeight: value.testWeight,
       changelogWeight: value.changelogWeight,
       buildOutputWeight: value.buildOutputWeight,
+      vendoredWeight: value.vendoredWeight,
       fuzzy: value.fuzzy,
     },
     embedding:

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileRole, isBuildOutput, isChangelog, isTest } from '../../src/core/file-roles.ts';
+import { fileRole, isBuildOutput, isChangelog, isTest, isVendored } from '../../src/core/file-roles.ts';
 
 test('test files are told by the names test tools give them, in every language', () => {
   for (const path of [
@@ -151,5 +151,15 @@ test("a build's output is told by its dist/ folder or a minified name; build scr
   }
   for (const path of ['build/gulpfile.js', 'lib/commands/dist-tag.js', 'src/distance.ts', 'distribution/notes.md', 'src/admin.js']) {
     assert.ok(!isBuildOutput(path), path);
+  }
+});
+
+test("another project's code committed into this one is vendored for search too; an installed package's dependencies are not", () => {
+  for (const path of ['vendor/github.com/pkg/errors/errors.go', 'third_party/zlib/inflate.c', 'deps/jemalloc/src/arena.c']) {
+    assert.ok(isVendored(path), path);
+  }
+  // npm's own package, opened as it is: its dependencies are the code asked about.
+  for (const path of ['node_modules/semver/functions/satisfies.js', 'web/bower_components/jquery/jquery.js', 'deps/deps.go', 'src/vendors.ts']) {
+    assert.ok(!isVendored(path), path);
   }
 });

@@ -739,6 +739,41 @@ test("a build's output counts less than the sources it was built from, unless th
   store.close();
 });
 
+test("another project's code committed into this one counts less than the project's own, unless the query asks about it", () => {
+  // redis: "command" is in nearly every chunk, and deps/fast_float's lookup tables hold "lookup tables" in every title.
+  const store = storeWith({
+    'src/server.c': [
+      {
+        title: 'lookupCommand',
+        text: 'struct redisCommand *lookupCommand(robj **argv, int argc) {\n  return lookupCommandLogic(server.commands, argv, argc, 0);',
+      },
+    ],
+    'deps/fast_float/fast_float.h': [
+      {
+        title: 'fast_float > binary_format_lookup_tables<double, U>',
+        text: 'template <typename U> struct binary_format_lookup_tables<double, U> {\n  static constexpr double powers_of_ten[] = {1e0, 1e1};',
+      },
+    ],
+  });
+  const context = contextFor(store);
+  const own = search(context, 'command lookup tables');
+  assert.deepEqual(
+    own.results.map((r) => r.path),
+    ['src/server.c', 'deps/fast_float/fast_float.h'],
+  );
+  assert.equal(own.results[1]!.explain.proximity!.vendoredFactor, 0.7);
+  assert.match(describeAsText(own.results[1]!).join('\n'), /another project's code \(×0\.70\)/);
+  const asked = search(context, 'command lookup tables in the vendored deps');
+  assert.equal(
+    asked.results.find((r) => r.path === 'deps/fast_float/fast_float.h')?.explain.proximity!.vendoredFactor,
+    undefined,
+    'asked about vendored code, it is not counted less',
+  );
+  const asOwn = search(context, 'command lookup tables', { vendoredWeight: 1 });
+  assert.equal(asOwn.results[0]?.path, 'deps/fast_float/fast_float.h', 'at a weight of 1 the tables, whose title holds two of the words, rank first');
+  store.close();
+});
+
 test("a test module inside a code file counts less too, as Rust keeps a module's unit tests", () => {
   // bat's src/assets.rs: the lookup, and below it `mod tests`, whose functions are named for what they check.
   const store = storeWith({

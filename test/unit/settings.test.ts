@@ -110,3 +110,11 @@ test("fusedSearch.buildOutputWeight sets the share of its score a build's output
   assert.equal(parseSettings(source({ buildOutputWeight: 2 }, {}), true, (m) => warnings.push(m)).search.buildOutputWeight, 0.7);
   assert.match(warnings.join('\n'), /buildOutputWeight = 2 is invalid; using 0\.7/);
 });
+
+test("fusedSearch.vendoredWeight sets the share of its score another project's committed code keeps; out of 0–1 it falls back to 0.7 with a warning", () => {
+  assert.equal(parseSettings(source({}, {}), true, () => undefined).search.vendoredWeight, 0.7);
+  assert.equal(parseSettings(source({ vendoredWeight: 1 }, {}), true, () => undefined).search.vendoredWeight, 1);
+  const warnings: string[] = [];
+  assert.equal(parseSettings(source({ vendoredWeight: 'half' }, {}), true, (m) => warnings.push(m)).search.vendoredWeight, 0.7);
+  assert.match(warnings.join('\n'), /vendoredWeight = "half" is invalid; using 0\.7/);
+});

@@ -237,6 +237,7 @@ function rank(
         testWeight: options.testWeight,
         changelogWeight: options.changelogWeight,
         buildOutputWeight: options.buildOutputWeight,
+        vendoredWeight: options.vendoredWeight,
       }),
     );
   const ranked = reranked.map((entry): Ranked => ({

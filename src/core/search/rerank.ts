@@ -21,7 +21,7 @@
 // about builds: a committed bundle repeats every function of the sources.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
-import { isBuildOutput, isChangelog, isTest } from '../file-roles.ts';
+import { isBuildOutput, isChangelog, isTest, isVendored } from '../file-roles.ts';
 import { pathTitle } from '../path-title.ts';
 import { findOccurrences, type Occurrence, type QueryPieces } from './occurrences.ts';
 
@@ -49,9 +49,11 @@ const TEST_WORDS = new Set(['test', 'spec', 'fixtur', 'mock', 'unittest']);
 const CHANGELOG_WORDS = new Set(['changelog', 'histori', 'releas', 'news']);
 /** Stems of the words that ask about a build, where its output is what is looked for. */
 const BUILD_WORDS = new Set(['build', 'dist', 'bundl', 'minifi']);
+/** Stems of the words that ask about the code a project keeps of others. */
+const VENDOR_WORDS = new Set(['vendor', 'dep', 'depend']);
 
 /** The search options that set what share of its score each discounted kind of file keeps. */
-export type RoleWeights = Partial<Record<'testWeight' | 'changelogWeight' | 'buildOutputWeight', number>>;
+export type RoleWeights = Partial<Record<'testWeight' | 'changelogWeight' | 'buildOutputWeight' | 'vendoredWeight', number>>;
 
 /**
  * The kinds of chunk that say what the code says without being it, in the order they are told
@@ -61,12 +63,13 @@ export type RoleWeights = Partial<Record<'testWeight' | 'changelogWeight' | 'bui
 const DISCOUNTED_ROLES: ReadonlyArray<{
   weight: keyof RoleWeights;
   askedBy: ReadonlySet<string>;
-  field: 'testFactor' | 'changelogFactor' | 'builtFactor';
+  field: 'testFactor' | 'changelogFactor' | 'builtFactor' | 'vendoredFactor';
   is: (candidate: RerankInput) => boolean;
 }> = [
   { weight: 'testWeight', askedBy: TEST_WORDS, field: 'testFactor', is: (c) => isTest(c.path, c.title, c.text) },
   { weight: 'changelogWeight', askedBy: CHANGELOG_WORDS, field: 'changelogFactor', is: (c) => isChangelog(c.path) },
   { weight: 'buildOutputWeight', askedBy: BUILD_WORDS, field: 'builtFactor', is: (c) => isBuildOutput(c.path) },
+  { weight: 'vendoredWeight', askedBy: VENDOR_WORDS, field: 'vendoredFactor', is: (c) => isVendored(c.path) },
 ];
 
 export interface RerankInput {
