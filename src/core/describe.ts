@@ -29,8 +29,8 @@ const DISCOUNTED_AS = [
 /**
  * The stage and score, each list's rank, BM25 and RRF contribution, the fused score, the
  * proximity rerank's factor with its components, lexical factor, the weight of a test, a changelog,
- * a build's output or another project's code, and the rank before → after, and the corrections — each part that applies
- * to this result, in that order.
+ * a build's output or another project's code, and the rank before → after, and the corrections —
+ * each part that applies to this result, in that order.
  */
 export function describe(result: Pick<SearchResult, 'score' | 'explain'>): DescribedLine[] {
   const e = result.explain;

@@ -134,9 +134,9 @@ const DEFAULT_CHANGELOG_WEIGHT = DEFAULT_TEST_WEIGHT;
  */
 const DEFAULT_BUILD_OUTPUT_WEIGHT = DEFAULT_TEST_WEIGHT;
 /**
- * Another project's code committed into this one, likewise: over twelve questions on redis and jq,
- * 34 of the first ten's places were vendored code (`deps/jemalloc`, `deps/fast_float`), 5 of them
- * first, and 24 at this weight, 1 first (docs/benchmarks.md).
+ * Another project's code committed into this one, likewise: twelve questions on redis and jq held
+ * 34 vendored results in their first ten (`deps/jemalloc`, `deps/fast_float`), 5 of them first,
+ * and 24 at this weight, 1 first (docs/benchmarks.md).
  */
 const DEFAULT_VENDORED_WEIGHT = DEFAULT_TEST_WEIGHT;
 
