@@ -69,15 +69,7 @@ function settle<T>(task: Promise<T>): Promise<T> {
 }
 
 /** The pick on screen: the command run again while it shows keeps it, as Quick Open does. */
-let shown: { pick: vscode.QuickPick<ResultItem>; search: (query: string) => void } | undefined;
-
-/** The result after the active one, from the last back to the first. */
-function activateNextResult(pick: vscode.QuickPick<ResultItem>): void {
-  const results = pick.items.filter((item) => item.result);
-  if (results.length === 0) return;
-  const at = pick.activeItems[0] ? results.indexOf(pick.activeItems[0]) : -1;
-  pick.activeItems = [results[(at + 1) % results.length]!];
-}
+let shown: { pick: vscode.QuickPick<ResultItem>; search: (query: string) => void; next: () => void } | undefined;
 
 /**
  * Shows the quick pick, or with one on screen, moves it to its next result (given words to search,
@@ -86,7 +78,7 @@ function activateNextResult(pick: vscode.QuickPick<ResultItem>): void {
 export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Promise<vscode.QuickPick<ResultItem>> {
   if (shown) {
     if (initial) shown.search(initial);
-    else activateNextResult(shown.pick);
+    else shown.next();
     return shown.pick;
   }
   await settling;
@@ -108,6 +100,23 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
   let previewing: Promise<unknown> = Promise.resolve();
   /** The items shown came from a first index still running: more may have been indexed since. */
   let partial = false;
+  /**
+   * The results the shortcut moved to since VS Code last reported the latest of them. Each move
+   * comes back as a change of the active item, after any press that followed: read meanwhile,
+   * `pick.activeItems` names an earlier move, and a quick press moved from there: pressed six
+   * times on a busy machine, the pick moved three.
+   */
+  let moves: ResultItem[] = [];
+  /** The result after the active one, from the last back to the first. */
+  const next = () => {
+    const results = pick.items.filter((item) => item.result);
+    if (results.length === 0) return;
+    const reported = pick.activeItems[0];
+    const from = reported && moves.includes(reported) ? moves.at(-1) : reported;
+    const to = results[((from ? results.indexOf(from) : -1) + 1) % results.length]!;
+    moves.push(to);
+    pick.activeItems = [to];
+  };
   // The pick owns its preview highlight: disposing the type on hide also takes it off every editor.
   const highlight = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
@@ -194,6 +203,8 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
       }, deps.settings().debounceMs);
     }),
     pick.onDidChangeActive(async ([item]) => {
+      // Caught up with the last move, or moved by the person (the arrow keys, the mouse): the moves are past.
+      if (!item || !moves.includes(item) || item === moves.at(-1)) moves = [];
       const result = item?.result;
       if (!result || accepted || hidden) return;
       const mine = ++previews;
@@ -245,7 +256,7 @@ export async function showSearchQuickPick(deps: QuickPickDeps, initial = ''): Pr
     void run(query);
   };
   pick.show();
-  shown = { pick, search };
+  shown = { pick, search, next };
   if (initial) search(initial);
   return pick;
 }
