@@ -317,6 +317,13 @@ test("C files are chunked by function, struct and multi-line macro, with the ker
   assert.ok(chunks[3]?.text.endsWith('EXPORT_SYMBOL(start_worker);'));
 });
 
+test('a C function behind a macro the grammar cannot place is titled by its name, not its declaration', async () => {
+  const text = `REDIS_STATIC quicklistNode *quicklistCreateNode(void) {\n    quicklistNode *node;\n    node = zmalloc(sizeof(*node));\n    return node;\n}\n\nstatic struct ftrace_ops kprobe_ftrace_ops __read_mostly = {\n\t.func = kprobe_ftrace_handler,\n\t.flags = FTRACE_OPS_FL_SAVE_REGS,\n};\n`;
+  const titles = (await chunker.chunk('src/quicklist.c', text)).chunks.map((c) => c.title);
+  assert.equal(titles[0], 'quicklistCreateNode');
+  assert.ok(!titles.includes('__read_mostly'), 'a variable keeps its name before the attribute after it');
+});
+
 test('a kernel function with a lock annotation between its parameters and its body is one chunk, titled by its name', async () => {
   const text = `/*\n * Report a quiescent state.\n */\nstatic void __maybe_unused\nrcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)\n\t__releases(rnp->lock)\n{\n\tunsigned long gps;\n}\n`;
   assert.deepEqual(ranges((await chunker.chunk('kernel/rcu/tree.c', text)).chunks), [['rcu_report_unblock_qs_rnp', 1, 9]]);

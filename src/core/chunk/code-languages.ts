@@ -217,27 +217,34 @@ function cName(node: Node): string | undefined {
       const first = params && /^\(\s*(\w+)\s*[,)]/.exec(params.text.slice(0, 200))?.[1];
       if (first) return `${name}(${first})`;
     }
-    return qualified(lastWord(name));
+    return qualified(declaredName(name));
   }
   if (node.type === 'declaration' || node.type === 'type_definition') {
     // `struct foo { … };` declares no variable: the struct's name is the name.
-    const name = innermostDeclarator(node)?.text ?? fieldText(node.childForFieldName('type'), 'name');
+    const declared = innermostDeclarator(node)?.text;
+    // Only a name with its parameters: in a variable's, the words after the name are attributes (`ops __read_mostly`).
+    const name = declared === undefined ? fieldText(node.childForFieldName('type'), 'name') : declared.includes('(') ? declaredName(declared) : declared;
     return name === undefined ? undefined : qualified(name);
   }
   return undefined;
 }
 
 /**
- * `__noreturn kthread_exit` (an attribute macro the grammar took for part of the name) is
- * `kthread_exit`. `operator*` is itself a name, not `operator` and a pointer.
+ * The name in what the grammar took for one. `__noreturn kthread_exit` (an attribute macro read as
+ * part of the name) is `kthread_exit`; `quicklistNode *quicklistCreateNode(void)`, where redis's
+ * `REDIS_STATIC` in front left the grammar no place for the return type, is `quicklistCreateNode`.
+ * `operator*` is itself a name, not `operator` and a pointer.
  */
-function lastWord(name: string): string {
-  return /^[\w\s*]+$/.test(name) && !/^operator\b/.test(name)
-    ? (name
+function declaredName(name: string): string {
+  if (/^operator\b/.test(name)) return name;
+  if (/^[\w\s*]+$/.test(name))
+    return (
+      name
         .trim()
         .split(/[\s*]+/)
-        .pop() ?? name)
-    : name;
+        .pop() ?? name
+    );
+  return /^[\w\s*&]*?\b(\w+)\s*\(/.exec(name)?.[1] ?? name;
 }
 
 /** `Store::search` is titled `Store > search`, the same path as a method defined inside the class. */
