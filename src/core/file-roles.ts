@@ -49,27 +49,27 @@ const LOCKFILE =
   /(?:^|[\\/])(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|composer\.lock|go\.sum|poetry\.lock|Pipfile\.lock|uv\.lock|Podfile\.lock|mix\.lock|pubspec\.lock|packages\.lock\.json|flake\.lock)$/;
 
 /**
- * Folders that hold other projects' code by every ecosystem's convention, and C's `deps/` with a
- * folder for each (redis's `deps/jemalloc/`, `deps/lua/`): a file right in `deps/` is the project's
- * own (hugo's `deps/deps.go`).
+ * Folders that hold other projects' code committed into this one, by every ecosystem's convention,
+ * and C's `deps/` with a folder for each (redis's `deps/jemalloc/`, `deps/lua/`): a file right in
+ * `deps/` is the project's own (hugo's `deps/deps.go`).
  */
-const VENDORED_FOLDER = /(?:^|[\\/])(?:(?:vendor|vendored|third[_-]?party|node_modules|bower_components)[\\/]|deps[\\/][^\\/]+[\\/])/i;
+const COMMITTED_VENDOR_FOLDER = /(?:^|[\\/])(?:(?:vendor|vendored|third[_-]?party)[\\/]|deps[\\/][^\\/]+[\\/])/i;
 
 /**
- * The folders a package manager fills. A workspace indexes one only when it is an installed package
- * (npm's own, opened as it is) or when its owner asks to, since every project ignores them; there
- * the dependencies are the code being asked about.
+ * The folders a package manager fills, which hold other projects' code too. A workspace indexes one
+ * only when it is an installed package (npm's own, opened as it is) or when its owner asks to,
+ * since every project ignores them; there the dependencies are the code being asked about.
  */
 const INSTALLED_FOLDER = /(?:^|[\\/])(?:node_modules|bower_components)[\\/]/i;
 
 /**
  * Whether the file at `relPath` is another project's code committed into this one: `vendor/`,
- * `third_party/`, redis's `deps/jemalloc/` (`VENDORED_FOLDER`), not an installed package
- * (`INSTALLED_FOLDER`). Asked for redis's `command table lookup`, whose first word nearly every
- * chunk of redis holds, the first six results were `deps/fast_float`'s lookup tables.
+ * `third_party/`, redis's `deps/jemalloc/` (`COMMITTED_VENDOR_FOLDER`), not inside an installed
+ * package (`INSTALLED_FOLDER`). Asked for redis's `command table lookup`, whose first word nearly
+ * every chunk of redis holds, the first six results were `deps/fast_float`'s lookup tables.
  */
 export function isVendored(relPath: string): boolean {
-  return VENDORED_FOLDER.test(relPath) && !INSTALLED_FOLDER.test(relPath);
+  return COMMITTED_VENDOR_FOLDER.test(relPath) && !INSTALLED_FOLDER.test(relPath);
 }
 
 /** Folders of code that shows or measures the project rather than being it: examples, demos and benchmarks. */
@@ -147,7 +147,7 @@ export function fileRole(relPath: string): FileRole | undefined {
   if (TEST_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';
   if (PROJECT_FOLDER.test(relPath) || PROJECT_FILE.test(relPath)) return 'project';
   if (LOCKFILE.test(relPath)) return 'lockfile';
-  if (VENDORED_FOLDER.test(relPath)) return 'vendored';
+  if (COMMITTED_VENDOR_FOLDER.test(relPath) || INSTALLED_FOLDER.test(relPath)) return 'vendored';
   if (EXAMPLE_FOLDER.test(relPath)) return 'example';
   return undefined;
 }

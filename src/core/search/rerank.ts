@@ -18,7 +18,9 @@
 // things in the same words. A changelog's entry counts as little (`changelogWeight`), unless the
 // query asks about releases or history, for the same reason: it says what the code does in a line
 // of a question's words. So does a build's output (`buildOutputWeight`), unless the query asks
-// about builds: a committed bundle repeats every function of the sources.
+// about builds: a committed bundle repeats every function of the sources. And so does another
+// project's code committed into this one (`vendoredWeight`), unless the query asks about it: it
+// defines the names a question about the project uses.
 
 import type { ChunkKind, ProximityExplanation } from '../types.ts';
 import { isBuildOutput, isChangelog, isTest, isVendored } from '../file-roles.ts';
@@ -102,7 +104,8 @@ export interface Reranked<T extends RerankInput> {
  * ranks count from `ranksAbove` + 1 (the candidates of a window below the first). A test's score
  * is multiplied by `testWeight` unless the query asks about tests (TEST_WORDS), a changelog's by
  * `changelogWeight` unless it asks about changes (CHANGELOG_WORDS), a build's output by
- * `buildOutputWeight` unless it asks about builds (BUILD_WORDS).
+ * `buildOutputWeight` unless it asks about builds (BUILD_WORDS), another project's code by
+ * `vendoredWeight` unless it asks about it (VENDOR_WORDS).
  */
 export function rerank<T extends RerankInput>(
   candidates: T[],
