@@ -14,7 +14,7 @@ const chunksIn = (status: string) => Number(/Fused: ([\d,]+) chunks/.exec(status
 suite('results while a first index is under way', () => {
   test('asked again as the index grows, the quick pick keeps the result moved to, and Next Result goes on from where it was', async function () {
     this.timeout(420_000);
-    const { page, commandPalette, waitForIndex, escapeFrom, openPanel } = workbench();
+    const { page, runCommand, waitForIndex, escapeFrom, openPanel } = workbench();
     await waitForIndex();
     const status = page.locator('.statusbar-item', { hasText: /Fused: / }).first();
     const indexed = await status.innerText();
@@ -28,7 +28,7 @@ suite('results while a first index is under way', () => {
     const rows = widget.locator('[role="option"]', { hasText: /·\s*(rrf|proximity|fuzzy)/ });
     const activeTab = async () => (await page.locator('.tab.active').first().innerText()).replace(/\s+/g, '');
     const searchInPick = async () => {
-      await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+      await runCommand('Fused Search: Search Workspace', 'Fused Search: Search Workspace');
       await input.fill(QUERY);
     };
     try {
@@ -50,11 +50,11 @@ suite('results while a first index is under way', () => {
 
       // Rebuilt, the first folder is indexed again at once and the second, with the ledger, for a
       // while: once the pick counts the ledger's files, the second is under way, and paused, stays half-built.
-      await (await commandPalette('Rebuild Index', 'Fused Search: Rebuild Index')).click();
+      await runCommand('Rebuild Index', 'Fused Search: Rebuild Index');
       await searchInPick();
       await title.filter({ hasText: /of 12,\d{3} files/ }).waitFor({ timeout: 120_000 });
       await escapeFrom(widget);
-      await (await commandPalette('Pause Indexing', 'Fused Search: Pause Indexing')).click();
+      await runCommand('Pause Indexing', 'Fused Search: Pause Indexing');
       await page.locator('.statusbar-item', { hasText: /Fused: paused/ }).waitFor();
 
       // The quick pick: moved to the third result, whose preview shows that the extension heard.
@@ -84,7 +84,7 @@ suite('results while a first index is under way', () => {
       await view.locator('#note', { hasText: /first index not finished/ }).waitFor();
       await panelRows.filter({ hasText: 'probe-pick.ts' }).waitFor();
       const keys = async () => panelRows.evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { key: string } }).dataset.key));
-      const next = async () => (await commandPalette('Fused Search: Next Result', 'Fused Search: Next Result')).click();
+      const next = () => runCommand('Fused Search: Next Result', 'Fused Search: Next Result');
       /** Waits for the editor to show a panel row's result: its file's tab, the selection ending on its last line (the status bar says where). */
       const opened = async (key: string) => {
         const [, file, end] = /^[^/]+\/(.+):\d+-(\d+)$/.exec(key)!;
@@ -114,11 +114,11 @@ suite('results while a first index is under way', () => {
       for (const probe of probes) rmSync(probe, { force: true });
       rmSync(ledger, { recursive: true, force: true });
       if (await page.locator('.statusbar-item', { hasText: /Fused: paused/ }).count()) {
-        await (await commandPalette('Resume Indexing', 'Fused Search: Resume Indexing')).click();
+        await runCommand('Resume Indexing', 'Fused Search: Resume Indexing');
       }
       // The tests after this one search the fixture alone: the index holds it alone again.
       await page.locator('.statusbar-item', { hasText: indexed }).waitFor({ timeout: 180_000 });
-      await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
+      await runCommand('Close All Editors', 'View: Close All Editors');
     }
   });
 });

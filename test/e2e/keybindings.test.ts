@@ -5,9 +5,9 @@ import { workbench } from '../../scripts/vscode-host/workbench.ts';
 // The page runs on Linux, so these are the Windows and Linux keys; the manifest gives macOS others.
 suite("the extension's shortcuts", () => {
   test("Ctrl+Alt+F leaves a tree's own find to it, as VS Code binds it there, and opens the quick pick from an editor", async () => {
-    const { page, screenshot, commandPalette, waitForIndex, escapeFrom } = workbench();
+    const { page, runCommand, screenshot, waitForIndex, escapeFrom } = workbench();
     await waitForIndex();
-    await (await commandPalette('Show Explorer', 'View: Show Explorer')).click();
+    await runCommand('Show Explorer', 'View: Show Explorer');
     const row = page.locator('.explorer-folders-view .monaco-list-row').first();
     await row.click();
     await page.locator('.explorer-folders-view .monaco-list:focus-within').waitFor();
@@ -20,7 +20,7 @@ suite("the extension's shortcuts", () => {
     await escapeFrom(treeFind);
     assert.equal(await treeFind.isVisible(), false, "Escape closes the tree's find");
 
-    await (await commandPalette('Go to File', 'Go to File...')).click();
+    await runCommand('Go to File', 'Go to File...');
     await page.locator('.quick-input-widget input').fill('store.ts');
     await page.locator('.quick-input-widget [role="option"]', { hasText: 'store.ts' }).first().waitFor();
     await page.keyboard.press('Enter');

@@ -6,19 +6,19 @@ import { WORKSPACE_TRACE } from '../fixtures/workspace-trace.ts';
 
 suite('locating a stack trace', () => {
   test('a trace selected in an editor is located from the palette: the panel says where the text came from, ranks the files it points at, says why, and opens them at the frame and the chunk', async () => {
-    const { page, screenshot, commandPalette, waitForIndex, panel, openPanel } = workbench();
+    const { page, runCommand, screenshot, waitForIndex, panel, openPanel } = workbench();
     await waitForIndex();
     // A search shown before the located files, which must not come back over them.
     const searched = await openPanel();
     await searched.locator('#query input').fill('content store');
     await searched.locator('#note', { hasText: /^\d+ results in / }).waitFor();
-    await (await commandPalette('New Untitled Text File', 'File: New Untitled Text File')).click();
+    await runCommand('New Untitled Text File', 'File: New Untitled Text File');
     // Keys go where the focus is: the new editor takes it a moment after it opens.
     await page.locator('.editor-instance .monaco-editor.focused').waitFor();
     // Inserted, not typed: typing would let the editor close the brackets itself.
     await page.keyboard.insertText(WORKSPACE_TRACE);
     await page.keyboard.press('ControlOrMeta+A');
-    await (await commandPalette('Fused Search: Locate', 'Fused Search: Locate from Issue or Stack Trace')).click();
+    await runCommand('Fused Search: Locate', 'Fused Search: Locate from Issue or Stack Trace');
 
     const view = panel();
     // The note says what was read, and from where.
@@ -51,7 +51,7 @@ suite('locating a stack trace', () => {
     // apart) shows the same located files, not the search before them.
     const located = await view.locator('#results').innerText();
     await view.locator('body').evaluate((body) => body.setAttribute('data-loaded-before', ''));
-    await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+    await runCommand('Reload Webviews', 'Developer: Reload Webviews');
     await view.locator('body:not([data-loaded-before]) #note', { hasText: /^Located \d+ files? from / }).waitFor();
     assert.equal(await view.locator('#results').innerText(), located);
 
@@ -81,9 +81,9 @@ suite('locating a stack trace', () => {
     // Leave the editors as the suite found them, none open: the untitled one is reverted first, or
     // closing it would ask.
     await page.locator('.tab', { hasText: 'Untitled' }).click();
-    await (await commandPalette('Revert and Close', 'View: Revert and Close Editor')).click();
+    await runCommand('Revert and Close', 'View: Revert and Close Editor');
     await page.locator('.tab', { hasText: 'Untitled' }).waitFor({ state: 'detached' });
-    await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
+    await runCommand('Close All Editors', 'View: Close All Editors');
     await page.locator('.tab').first().waitFor({ state: 'detached' });
   });
 });

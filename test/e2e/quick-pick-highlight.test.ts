@@ -16,9 +16,9 @@ const rulesFor = (classes: string[]) => `[...document.styleSheets]
 
 suite("the quick pick's preview highlight", () => {
   test('leaves no style behind once the quick pick closes', async () => {
-    const { page, commandPalette, waitForIndex, escapeFrom } = workbench();
+    const { page, runCommand, waitForIndex, escapeFrom } = workbench();
     await waitForIndex();
-    await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+    await runCommand('Fused Search: Search Workspace', 'Fused Search: Search Workspace');
     const input = page.locator('.quick-input-widget input[placeholder^="Search the workspace"]');
     await input.waitFor();
     await input.fill('content store expiry');
@@ -66,7 +66,7 @@ suite("the quick pick's preview highlight", () => {
   });
 
   test("moved past at once, a result whose file takes longer to load does not cover the active result's preview", async () => {
-    const { page, commandPalette, escapeFrom } = workbench();
+    const { page, runCommand, escapeFrom } = workbench();
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input[placeholder^="Search the workspace"]');
     const rows = widget.locator('[role="option"]', { hasText: /·\s*(rrf|proximity|fuzzy)/ });
@@ -80,7 +80,7 @@ suite("the quick pick's preview highlight", () => {
     writeFileSync(late, ['# Tally', '', 'A quokka relay passed here once.', '', ...filler].join('\n'));
     try {
       // The file to come back to, open in an editor: the first result, opened with Enter.
-      await (await commandPalette('Fused Search: Search Workspace', 'Fused Search: Search Workspace')).click();
+      await runCommand('Fused Search: Search Workspace', 'Fused Search: Search Workspace');
       const listed = async (name: string) => (await rows.filter({ hasText: name }).count()) > 0;
       // The files reach the index a moment after they are written: search again until both have.
       for (let attempt = 0; !(await listed('quokka-open.md')) || !(await listed('quokka-late.md')); attempt++) {
@@ -111,7 +111,7 @@ suite("the quick pick's preview highlight", () => {
       assert.equal(await page.locator('.tab', { hasText: 'quokka-late.md' }).count(), 0, 'no preview is left open');
     } finally {
       await escapeFrom(widget);
-      await (await commandPalette('Close All Editors', 'View: Close All Editors')).click();
+      await runCommand('Close All Editors', 'View: Close All Editors');
       rmSync(open, { force: true });
       rmSync(late, { force: true });
     }

@@ -13,7 +13,7 @@ const HOSTILE_NAME = `<img src=x onerror="document.body.dataset.pwned='name'">.m
 
 suite('the panel shows hostile file content as text', () => {
   test('names, titles and text with <script>, <img onerror>, javascript: links and entities show literally, and nothing runs', async () => {
-    const { page, screenshot, commandPalette, waitForIndex, openPanel } = workbench();
+    const { page, runCommand, screenshot, waitForIndex, openPanel } = workbench();
     // Chromium reports every blocked style, font or script as a console error of the frame it
     // happened in, and Playwright forwards the webview's frames' messages to the page.
     const violations: string[] = [];
@@ -29,7 +29,7 @@ suite('the panel shows hostile file content as text', () => {
     // An earlier suite may have loaded the panel before the listener was there: load it again, so
     // that its first render happens in view of the listener too. The mark tells the two loads apart.
     await view.locator('body').evaluate((body) => (body.dataset.loadedBeforeListener = 'yes'));
-    await (await commandPalette('Reload Webviews', 'Developer: Reload Webviews')).click();
+    await runCommand('Reload Webviews', 'Developer: Reload Webviews');
     await view.locator('body:not([data-loaded-before-listener]) #query input').waitFor();
     await query.fill('quokka xylophone');
     const hostile = view.locator('.result', { has: view.locator(`button.open[title*="${'onerror='}"]`) });
