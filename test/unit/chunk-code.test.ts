@@ -317,6 +317,23 @@ test("C files are chunked by function, struct and multi-line macro, with the ker
   assert.ok(chunks[3]?.text.endsWith('EXPORT_SYMBOL(start_worker);'));
 });
 
+test('#if and #endif lines a blank line away from a function go with the function they guard, never as chunks of their own', async () => {
+  const text = `static int uart_any(void) {\n    return 0;\n}\n\n#endif\n\n// Implementation of soft UART\n\n#if MICROPY_PY_SOFT_UART\n\nstatic int soft_uart_read(void) {\n    return 1;\n}\n\n#endif // MICROPY_PY_SOFT_UART\n`;
+  const { chunks } = await chunker.chunk('extmod/machine_uart.c', text);
+  assert.deepEqual(ranges(chunks), [
+    ['uart_any', 1, 5],
+    ['soft_uart_read', 7, 15],
+  ]);
+  // Cut by the byte cap, a function does not leave the #if below it as a part of its own.
+  const long = `static int parse(void) {\n${body(30, '    ')}\n    return 0;\n}\n\n#if MICROPY_PY_FLOAT\n\nenum {\n    REAL = 0,\n};\n`;
+  const parts = (await tight.chunk('py/parsenum.c', long)).chunks;
+  assert.ok(parts.length > 2, 'the function is cut');
+  assert.ok(
+    parts.every((chunk) => !/^\s*#if/.test(chunk.text) || chunk.text.includes('enum')),
+    parts.map((c) => `${c.title}: ${c.text.slice(0, 30)}`).join(' | '),
+  );
+});
+
 test('a C function behind a macro the grammar cannot place is titled by its name, not its declaration', async () => {
   const text = `REDIS_STATIC quicklistNode *quicklistCreateNode(void) {\n    quicklistNode *node;\n    node = zmalloc(sizeof(*node));\n    return node;\n}\n\nstatic struct ftrace_ops kprobe_ftrace_ops __read_mostly = {\n\t.func = kprobe_ftrace_handler,\n\t.flags = FTRACE_OPS_FL_SAVE_REGS,\n};\n`;
   const titles = (await chunker.chunk('src/quicklist.c', text)).chunks.map((c) => c.title);

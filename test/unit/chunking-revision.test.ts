@@ -15,14 +15,14 @@ test('an index chunked before a language’s chunking changed chunks that langua
   assert.ok((CHUNKING_REVISIONS.javascript ?? 0) > 0, 'this test needs JavaScript to have a chunking revision');
   const root = makeTree({
     'lib/retry.js': 'function retryDelay(attempt) {\n  return 2 ** attempt * 100;\n}\n',
-    'scripts/retry.py': 'def retry_delay(attempt):\n    return 2 ** attempt * 100\n',
+    'data/retries.csv': 'attempt,delay\n1,200\n2,400\n',
   });
   const dbFile = path.join(tempDir(), 'index.db');
   let engine = await Engine.open({ root, dbFile });
   await engine.sync();
   // What an older chunker left, as the catalog still describes the files on disk: other chunks
   // under the same size, mtime and hash, and no chunking revisions recorded.
-  for (const file of ['lib/retry.js', 'scripts/retry.py']) {
+  for (const file of ['lib/retry.js', 'data/retries.csv']) {
     const record = engine.store.file(file)!;
     engine.store.replaceFile(record, [{ title: 'chunked by an older build', kind: 'code', startLine: 1, endLine: 3, text: 'old chunking' }]);
   }
@@ -37,9 +37,9 @@ test('an index chunked before a language’s chunking changed chunks that langua
     ['retryDelay'],
   );
   assert.deepEqual(
-    engine.store.chunksOfFile('scripts/retry.py').map((c) => c.title),
+    engine.store.chunksOfFile('data/retries.csv').map((c) => c.title),
     ['chunked by an older build'],
-    'Python chunking did not change: the file is not read',
+    'CSV chunking did not change: the file is not read',
   );
   assert.equal((await engine.sync()).updated, 0, 'the revisions are recorded: the next sync reads nothing');
   engine.close();

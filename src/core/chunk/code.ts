@@ -38,8 +38,9 @@ const MAX_ERROR_SHARE = 0.5;
 /** Nesting of scopes, containers and transparent nodes we follow; deeper code stays in its ancestor. */
 const MAX_DEPTH = 24;
 /**
- * A paragraph of at most this many lines and bytes that touches a symbol (`}`, `#endif`,
- * `EXPORT_SYMBOL(f);` right below f, `#ifdef X` right above it) joins that symbol.
+ * A paragraph of at most this many lines and bytes may join a symbol rather than be a chunk of its
+ * own: a statement right below it (`EXPORT_SYMBOL(f);`), lines that close it (`}`, `#endif`) below
+ * it, lines that open it (`#ifdef X`) above it, blank lines between or not.
  */
 const TRIVIAL_LINES = 2;
 const TRIVIAL_BYTES = 120;
@@ -52,6 +53,15 @@ const LEADING_LINE = new RegExp(
   String.raw`^\s*(?:#\s*(?:if|ifdef|ifndef|elif|else|endif)\b.*|\w+\s*:|(?:end|fi|done|esac)\b|${MACRO_NAME}|[^\p{L}\p{N}/]*)\s*(?:\/\/.*|\/\*.*)?$`,
   'u',
 );
+
+/**
+ * Of those, the lines that open what follows them: `#if`, `#ifdef`, a label, a macro alone on its
+ * line. The others (`#endif`, `#else`, `}`, `end`) close what is above them.
+ */
+const OPENING_LINE = new RegExp(String.raw`^\s*(?:#\s*(?:if|ifdef|ifndef)\b.*|\w+\s*:|${MACRO_NAME})\s*(?:\/\/.*|\/\*.*)?$`);
+
+/** A line that is only a comment. */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*)/;
 
 /** A line holding only a macro's name, without a label's colon: `ATTRIBUTE_TARGET_POPCNT` (see `macroLinesAbove`). */
 const MACRO_LINE = new RegExp(String.raw`^\s*${MACRO_NAME}\s*$`);
@@ -211,9 +221,10 @@ function bodyOf(spec: CodeLanguage, node: Node): Node | null {
 
 /**
  * Emits lines scopeStart..scopeEnd: each item as a symbol chunk, the code between them as chunks
- * titled `gapTitle`. A trivial paragraph next to a symbol joins it (a closing `}` or `#endif`, an
- * `EXPORT_SYMBOL(f);` below f) rather than becoming a chunk of its own; a container's first run is
- * its header and always stays a chunk, so the class itself can be found by its title.
+ * titled `gapTitle`. Trivial paragraphs next to a symbol join it rather than become chunks of their
+ * own: below f, an `EXPORT_SYMBOL(f);` and the `}` or `#endif` that close it; above it, the
+ * `#ifdef X` it depends on. A container's first run is its header and always stays a chunk, so the
+ * class itself can be found by its title.
  */
 function emitScope(
   ctx: Context,
@@ -245,25 +256,32 @@ function emitScope(
 
   segments.forEach((segment, i) => {
     if (segment.item) return;
-    const trimmed = trimBlankLines(ctx.src, segment.start, segment.end);
-    if (!trimmed) return;
-    let [start, end] = trimmed;
+    let rest = trimBlankLines(ctx.src, segment.start, segment.end);
     const before = segments[i - 1]?.item;
     const after = segments[i + 1]?.item;
-    const first = paragraphEnd(ctx.src, start, end);
     // In a class, a field below a method is the class's, not the method's.
-    const touches = before && before.end + 1 === start && !inContainer;
-    if (before && isTrivial(ctx.src, start, first) && (touches || leadsInto(ctx.src, start, first))) {
+    let touching = Boolean(before && rest && before.end + 1 === rest[0]) && !inContainer;
+    while (before && rest) {
+      const [start, end] = rest;
+      const first = paragraphEnd(ctx.src, start, end);
+      if (!isTrivial(ctx.src, start, first) || anyLine(ctx.src, start, first, OPENING_LINE)) break;
+      // A comment a blank line below a symbol heads what follows it.
+      if (!touching && !(leadsInto(ctx.src, start, first) && !anyLine(ctx.src, start, first, COMMENT_LINE))) break;
       before.end = first;
-      start = first + 1;
+      rest = trimBlankLines(ctx.src, first + 1, end);
+      touching = false;
     }
-    const last = paragraphStart(ctx.src, start, end);
+    // A container's first run is its header, kept a chunk of its own.
     const isHeader = inContainer && segment.start === scopeStart;
-    if (after && after.start - 1 === end && start <= end && !isHeader && isTrivial(ctx.src, last, end) && leadsInto(ctx.src, last, end)) {
+    while (after && rest && !isHeader) {
+      const [start, end] = rest;
+      const last = paragraphStart(ctx.src, start, end);
+      if (!isTrivial(ctx.src, last, end) || !leadsInto(ctx.src, last, end)) break;
+      const heads = anyLine(ctx.src, last, end, OPENING_LINE) || anyLine(ctx.src, last, end, COMMENT_LINE);
+      if (after.start - 1 !== end && !heads) break;
       after.start = last;
-      end = last - 1;
+      rest = trimBlankLines(ctx.src, start, last - 1);
     }
-    const rest = trimBlankLines(ctx.src, start, end);
     if (rest) [segment.start, segment.end] = rest;
     else segment.joined = true;
   });
@@ -324,6 +342,13 @@ function leadsInto(src: SourceLines, start: number, end: number): boolean {
     if (!LEADING_LINE.test(src.lines[i] as string)) return false;
   }
   return true;
+}
+
+function anyLine(src: SourceLines, start: number, end: number, pattern: RegExp): boolean {
+  for (let i = start; i <= end; i++) {
+    if (pattern.test(src.lines[i] as string)) return true;
+  }
+  return false;
 }
 
 function isTrivial(src: SourceLines, start: number, end: number): boolean {

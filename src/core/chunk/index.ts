@@ -54,11 +54,12 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  *    HTML's is. HTML: a section's share of link text is counted in letters and digits, as Markdown's.
  *    Plain text: a source map (`*.map`, read as plain text) is not indexed (crawl/source-map.ts).
  * 3: Markdown: a heading's HTML (`<a id="…"></a>`, a comment) is left out of its title.
+ *
+ * Code by symbol (code.ts) is at 2 where it was at 1, else at 1: lines between symbols that close
+ * one (`#endif`, `}`) join the symbol above them and lines that open one (`#if X`, a section's
+ * comment) the symbol below, a blank line away or not, rather than stand as chunks of their own.
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
-  javascript: 1,
-  typescript: 1,
-  tsx: 1,
   markdown: 3,
   mdx: 3,
   html: 2,
@@ -67,11 +68,15 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   jsonc: 1,
   json5: 1,
   yaml: 1,
-  c: 1,
-  cpp: 1,
   asciidoc: 1,
   restructuredtext: 1,
   ...Object.fromEntries(WINDOWED_CODE.map((language) => [language, 1])),
+  ...Object.fromEntries(Object.keys(CODE_LANGUAGES).map((language) => [language, 1])),
+  javascript: 2,
+  typescript: 2,
+  tsx: 2,
+  c: 2,
+  cpp: 2,
 };
 
 export interface Chunker {
