@@ -334,6 +334,19 @@ test('#if and #endif lines a blank line away from a function go with the functio
   );
 });
 
+test('a macro call at the margin that spans lines is a chunk titled by the macro and the names it defines', async () => {
+  const text = `#include "py/runtime.h"\n\n/*\n * Tracepoint for a task switch.\n */\nTRACE_EVENT(sched_switch,\n\tTP_PROTO(bool preempt, struct task_struct *prev),\n\tTP_printk("prev_comm=%s (%d)", __entry->prev_comm)\n);\n\nDEFINE_EVENT(sched_wakeup_template, sched_waking,\n\tTP_PROTO(struct task_struct *p));\n\nMP_DEFINE_CONST_OBJ_TYPE(\n    machine_uart_type,\n    MP_QSTR_UART,\n    make_new, mp_machine_uart_make_new\n    );\n\nLSM_HOOK(int, 0, binder_set_context_mgr,\n\t const struct cred *mgr)\n\nEXPORT_SYMBOL_GPL(a_function_defined_above_it,\n\tanother_argument);\n`;
+  const { chunks } = await chunker.chunk('include/trace/events/sched.h', text);
+  assert.deepEqual(ranges(chunks), [
+    ['sched.h (top level)', 1, 1],
+    ['TRACE_EVENT(sched_switch)', 3, 9],
+    ['DEFINE_EVENT(sched_wakeup_template, sched_waking)', 11, 12],
+    ['MP_DEFINE_CONST_OBJ_TYPE(machine_uart_type, MP_QSTR_UART)', 14, 18],
+    // A type names nothing, and an export is of what is above it: these stay code between symbols.
+    ['sched.h (top level)', 20, 24],
+  ]);
+});
+
 test('a C function behind a macro the grammar cannot place is titled by its name, not its declaration', async () => {
   const text = `REDIS_STATIC quicklistNode *quicklistCreateNode(void) {\n    quicklistNode *node;\n    node = zmalloc(sizeof(*node));\n    return node;\n}\n\nstatic struct ftrace_ops kprobe_ftrace_ops __read_mostly = {\n\t.func = kprobe_ftrace_handler,\n\t.flags = FTRACE_OPS_FL_SAVE_REGS,\n};\n`;
   const titles = (await chunker.chunk('src/quicklist.c', text)).chunks.map((c) => c.title);

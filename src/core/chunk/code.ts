@@ -60,6 +60,40 @@ const LEADING_LINE = new RegExp(
  */
 const OPENING_LINE = new RegExp(String.raw`^\s*(?:#\s*(?:if|ifdef|ifndef)\b.*|\w+\s*:|${MACRO_NAME})\s*(?:\/\/.*|\/\*.*)?$`);
 
+/**
+ * A macro called at the margin: `TRACE_EVENT(`, not one that closes or exports what is above it
+ * (`SYM_FUNC_END(`, `EXPORT_SYMBOL(`).
+ */
+const MACRO_CALL = /^(?!EXPORT_)([A-Z][A-Z0-9_]*)(?<!_END)\(/;
+/**
+ * A macro call's first argument, and its second, when they are names: `(sched_switch,`,
+ * `(sched_wakeup_template, sched_waking,`; not `(acpi_status acpi_load_table(…))`.
+ */
+const MACRO_NAMES = /\(\s*([A-Za-z_]\w*)\s*(?:\)|,(?:\s*([A-Za-z_]\w*)\s*[,)])?)/;
+/** A first argument that is a type (`LSM_HOOK(int, 0, …)`) names nothing. */
+const C_TYPE_WORDS = new Set([
+  'void',
+  'int',
+  'char',
+  'short',
+  'long',
+  'unsigned',
+  'signed',
+  'float',
+  'double',
+  'bool',
+  'struct',
+  'union',
+  'enum',
+  'const',
+  'static',
+]);
+/** Lines a macro call is followed over for its closing parenthesis. */
+const MAX_MACRO_CALL_LINES = 400;
+
+/** A line of a comment, block comments' inner lines included. */
+const COMMENT_ABOVE = /^\s*(?:\/\/|\/\*|\*)/;
+
 /** A line that is only a comment. */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*)/;
 
@@ -238,6 +272,8 @@ function emitScope(
 ): void {
   const segments: Segment[] = [];
   let cursor = scopeStart;
+  const macroCalls = ctx.spec.skeleton && !inContainer ? macroCallItems(ctx.src, items, scopeStart, scopeEnd) : [];
+  if (macroCalls.length > 0) items = [...items, ...macroCalls].sort((a, b) => a.start - b.start);
   for (const item of items) {
     const previous = segments[segments.length - 1];
     if (previous?.item && item.start <= previous.item.end) {
@@ -290,6 +326,60 @@ function emitScope(
     if (segment.item) emitItem(ctx, out, segment.item, depth);
     else if (!segment.joined) emitRange(out, ctx.src, segment.start, segment.end, gapTitle, 'code', ctx.maxBytes);
   }
+}
+
+/**
+ * The macro calls at the margin that span lines between the items of a scope, as items of their
+ * own: in C and C++ they define what the grammar cannot see (the kernel's `TRACE_EVENT(sched_switch,
+ * …)`, MicroPython's `MP_DEFINE_CONST_OBJ_TYPE(machine_uart_type, …)`). Each is titled by the macro
+ * and its first arguments that are names, and takes the comment right above it, as a symbol does.
+ */
+function macroCallItems(src: SourceLines, items: readonly Item[], scopeStart: number, scopeEnd: number): Item[] {
+  const found: Item[] = [];
+  let next = 0;
+  // The first line not in a symbol or a call found: a comment above a call goes no higher.
+  let free = scopeStart;
+  for (let i = scopeStart; i <= scopeEnd; i++) {
+    while (next < items.length && (items[next] as Item).end < i) next++;
+    const item = items[next];
+    if (item && item.start <= i) {
+      i = item.end;
+      free = i + 1;
+      continue;
+    }
+    const macro = MACRO_CALL.exec(src.lines[i] as string)?.[1];
+    const call = macro === undefined ? undefined : macroCall(src, i, Math.min(scopeEnd, (item?.start ?? scopeEnd + 1) - 1));
+    if (!call) continue;
+    let head = i;
+    while (head > free && COMMENT_ABOVE.test(src.lines[head - 1] as string)) head--;
+    found.push({ start: head, end: call.end, path: [`${macro}(${call.names.join(', ')})`], container: null });
+    i = call.end;
+    free = i + 1;
+  }
+  return found;
+}
+
+/**
+ * The last line and the leading name arguments (at most two) of the macro call that opens line
+ * `start`, when it spans lines and ends by `end`; parentheses are counted outside strings and comments.
+ */
+function macroCall(src: SourceLines, start: number, end: number): { end: number; names: string[] } | undefined {
+  const last = Math.min(end, start + MAX_MACRO_CALL_LINES);
+  let depth = 0;
+  let text = '';
+  for (let i = start; i <= last; i++) {
+    const line = (src.lines[i] as string).replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\/\/.*|\/\*.*?\*\//g, '""');
+    text += `${line}\n`;
+    for (const char of line) {
+      if (char === '(') depth++;
+      else if (char === ')' && --depth === 0) {
+        const names = MACRO_NAMES.exec(text);
+        if (i === start || !names || C_TYPE_WORDS.has(names[1] as string)) return undefined;
+        return { end: i, names: names.slice(1).filter((name) => name !== undefined) };
+      }
+    }
+  }
+  return undefined;
 }
 
 function emitItem(ctx: Context, out: ChunkDraft[], item: Item, depth: number): void {

@@ -58,6 +58,8 @@ const WINDOWED_CODE = [...KNOWN_LANGUAGES].filter(
  * Code by symbol (code.ts) is at 2 where it was at 1, else at 1: lines between symbols that close
  * one (`#endif`, `}`) join the symbol above them and lines that open one (`#if X`, a section's
  * comment) the symbol below, a blank line away or not, rather than stand as chunks of their own.
+ * C and C++ at 3: a macro call at the margin that spans lines is a chunk of its own, titled by the
+ * macro and the names it defines (`TRACE_EVENT(sched_switch)`), not part of the code around it.
  */
 export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   markdown: 3,
@@ -75,8 +77,8 @@ export const CHUNKING_REVISIONS: Readonly<Record<string, number>> = {
   javascript: 2,
   typescript: 2,
   tsx: 2,
-  c: 2,
-  cpp: 2,
+  c: 3,
+  cpp: 3,
 };
 
 export interface Chunker {
