@@ -94,7 +94,7 @@ const MAX_MACRO_CALL_LINES = 400;
 /** A line of a comment, block comments' inner lines included. */
 const COMMENT_ABOVE = /^\s*(?:\/\/|\/\*|\*)/;
 
-/** A line that is only a comment. */
+/** A line that opens with a comment, `//` or `/*`. */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*)/;
 
 /** A line holding only a macro's name, without a label's colon: `ATTRIBUTE_TARGET_POPCNT` (see `macroLinesAbove`). */
@@ -273,8 +273,8 @@ function emitScope(
   const segments: Segment[] = [];
   let cursor = scopeStart;
   const macroCalls = ctx.spec.skeleton && !inContainer ? macroCallItems(ctx.src, items, scopeStart, scopeEnd) : [];
-  if (macroCalls.length > 0) items = [...items, ...macroCalls].sort((a, b) => a.start - b.start);
-  for (const item of items) {
+  const symbols = macroCalls.length > 0 ? [...items, ...macroCalls].sort((a, b) => a.start - b.start) : items;
+  for (const item of symbols) {
     const previous = segments[segments.length - 1];
     if (previous?.item && item.start <= previous.item.end) {
       // Two symbols on one line cannot be told apart by line ranges: they share a chunk.
