@@ -48,7 +48,7 @@ export function formatStats(root: string, stats: IndexStats): string {
 /** Which files were kept out for holding credentials, and how to let them in. */
 function secretLine(count: number, examples: string[]): string {
   const some = examples.length < count ? `${examples.join(', ')}, …` : examples.join(', ');
-  return `Kept out ${n(count)} file${count === 1 ? '' : 's'} that hold${count === 1 ? 's' : ''} credentials (${some}); --index-secret-files indexes them.`;
+  return `Kept out ${n(count)} file${count === 1 ? '' : 's'} that may hold credentials (${some}); --index-secret-files indexes them.`;
 }
 
 /** What a search says of the query as a whole: the words it corrected and the words no file holds. */

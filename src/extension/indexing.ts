@@ -468,5 +468,5 @@ export function secretFilesLine(stats: readonly FolderStats[]): string {
   if (count === 0) return '';
   const examples = stats.flatMap((s) => s.secretFiles.examples).slice(0, 3);
   const more = count > examples.length ? ', …' : '';
-  return `Kept out ${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'} that hold${count === 1 ? 's' : ''} credentials (${examples.join(', ')}${more}); the setting fusedSearch.indexSecretFiles lets them in.`;
+  return `Kept out ${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'} that may hold credentials (${examples.join(', ')}${more}); the setting fusedSearch.indexSecretFiles lets them in.`;
 }
