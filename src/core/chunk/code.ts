@@ -14,6 +14,7 @@ import { emitRange } from './byte-cap.ts';
 import { LEADING_TYPES, symbolName, type CodeLanguage, type NodeRule } from './code-languages.ts';
 import { isBlank, rangeBytes, trimBlankLines, type SourceLines } from './lines.ts';
 import { hiddenRanges, MACRO_NAME } from './skeleton.ts';
+import { DEFINING_MACRO } from './text.ts';
 
 /** Larger inputs go straight to line windows: a tree would cost seconds and help little. */
 const MAX_PARSE_CHARS = 4_000_000;
@@ -44,27 +45,23 @@ const MAX_DEPTH = 24;
  */
 const TRIVIAL_LINES = 2;
 const TRIVIAL_BYTES = 120;
+/** What lines that open what follows them hold: `#if`, `#ifdef`, a label, a macro alone on its line. */
+const OPENS = String.raw`#\s*(?:if|ifdef|ifndef)\b.*|\w+\s*:|${MACRO_NAME}`;
+/** What lines that close what is above them hold: `#endif`, `#else`, `}`, Ruby's `end`. */
+const CLOSES = String.raw`#\s*(?:elif|else|endif)\b.*|(?:end|fi|done|esac)\b|[^\p{L}\p{N}/]*`;
+/** A line's trailing comment. */
+const TRAILING_COMMENT = String.raw`(?:\/\/.*|\/\*.*)?`;
 /**
  * Lines that may join a symbol they do not touch, or the symbol below them: preprocessor
  * conditionals, labels (`public:`), closers (`}  // namespace store`, Ruby's `end`), and a macro
  * alone on its line (`YY_ATTRIBUTE_UNUSED` above a function), which the parser does not see.
  */
-const LEADING_LINE = new RegExp(
-  String.raw`^\s*(?:#\s*(?:if|ifdef|ifndef|elif|else|endif)\b.*|\w+\s*:|(?:end|fi|done|esac)\b|${MACRO_NAME}|[^\p{L}\p{N}/]*)\s*(?:\/\/.*|\/\*.*)?$`,
-  'u',
-);
+const LEADING_LINE = new RegExp(String.raw`^\s*(?:${OPENS}|${CLOSES})\s*${TRAILING_COMMENT}$`, 'u');
+/** Of those, the lines that open what follows them; the others close what is above them. */
+const OPENING_LINE = new RegExp(String.raw`^\s*(?:${OPENS})\s*${TRAILING_COMMENT}$`, 'u');
 
-/**
- * Of those, the lines that open what follows them: `#if`, `#ifdef`, a label, a macro alone on its
- * line. The others (`#endif`, `#else`, `}`, `end`) close what is above them.
- */
-const OPENING_LINE = new RegExp(String.raw`^\s*(?:#\s*(?:if|ifdef|ifndef)\b.*|\w+\s*:|${MACRO_NAME})\s*(?:\/\/.*|\/\*.*)?$`);
-
-/**
- * A macro called at the margin: `TRACE_EVENT(`, not one that closes or exports what is above it
- * (`SYM_FUNC_END(`, `EXPORT_SYMBOL(`).
- */
-const MACRO_CALL = /^(?!EXPORT_)([A-Z][A-Z0-9_]*)(?<!_END)\(/;
+/** A defining macro called at the margin: `TRACE_EVENT(`, not `EXPORT_SYMBOL(` (text.ts). */
+const MACRO_CALL = new RegExp(String.raw`^(${DEFINING_MACRO})\(`);
 /**
  * A macro call's first argument, and its second, when they are names: `(sched_switch,`,
  * `(sched_wakeup_template, sched_waking,`; not `(acpi_status acpi_load_table(…))`.

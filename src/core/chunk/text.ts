@@ -96,12 +96,16 @@ const WORDY = /[\p{L}\p{N}]/u;
  */
 const COMMENT_OR_DIRECTIVE = /^\s*(?:\/\*|\*|\/\/|#|;|--|\.(?!macro\b)[A-Za-z_][\w.]*(?:\s[^{]*)?$)/;
 /**
+ * The name of a macro whose call defines a symbol (`SYM_FUNC_START`, `ENTRY`, `TRACE_EVENT`), not
+ * of one that closes or exports a symbol defined above (`SYM_FUNC_END`, `EXPORT_SYMBOL`).
+ */
+export const DEFINING_MACRO = String.raw`(?!EXPORT_)[A-Z][A-Z0-9_]*(?<!_END)`;
+/**
  * Lines that open a definition at the margin: a label, make target or grammar rule (`memcpy_orig:`,
  * `clean:`, `Term:`, not the local `.Lretry:` nor the assignment `obj-y :=`), an assembler macro,
- * or a macro naming the symbol it defines (`SYM_FUNC_START(__memcpy)`, `ENTRY(startup_32)`), not
- * one that closes or exports a symbol defined above (`SYM_FUNC_END(…)`, `EXPORT_SYMBOL(…)`).
+ * or a defining macro's call naming the symbol (`SYM_FUNC_START(__memcpy)`, `ENTRY(startup_32)`).
  */
-const DEFINES = /^(?:(?!\.L)[A-Za-z_.$][\w.$-]*\s*:(?![:=])|\.macro\s+\w|(?!EXPORT_)[A-Z][A-Z0-9_]*(?<!_END)\(\s*[A-Za-z_]\w*\s*[,)])/;
+const DEFINES = new RegExp(String.raw`^(?:(?!\.L)[A-Za-z_.$][\w.$-]*\s*:(?![:=])|\.macro\s+\w|${DEFINING_MACRO}\(\s*[A-Za-z_]\w*\s*[,)])`);
 /** An indented line, or an assembler's local label (`1:`, `.Lretry:`), carries on the definition above it. */
 const CARRIES_ON = /^(?:\s|\d+:|\.L[\w$.]*:)/;
 /** Lines looked back over for the opener of a window that starts inside a definition. */
