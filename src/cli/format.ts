@@ -6,7 +6,7 @@ import type { IndexSummary } from '../core/indexer.ts';
 import type { LocateAnswer } from '../core/locate.ts';
 import { clueSummary } from '../core/locate-output.ts';
 import type { IndexStats } from '../core/store/store.ts';
-import { copiesNote, describeAsText, unmatchedNote } from '../core/describe.ts';
+import { copiesNote, describeAsText, secretFilesNote, unmatchedNote } from '../core/describe.ts';
 import type { SearchResponse, SearchResult } from '../core/types.ts';
 
 /** Copies of a result's text named by place; the others are counted. */
@@ -47,8 +47,7 @@ export function formatStats(root: string, stats: IndexStats): string {
 
 /** Which files were kept out for holding credentials, and how to let them in. */
 function secretLine(count: number, examples: string[]): string {
-  const some = examples.length < count ? `${examples.join(', ')}, …` : examples.join(', ');
-  return `Kept out ${n(count)} file${count === 1 ? '' : 's'} that may hold credentials (${some}); --index-secret-files indexes them.`;
+  return `${secretFilesNote(count, examples)}; --index-secret-files indexes them.`;
 }
 
 /** What a search says of the query as a whole: the words it corrected and the words no file holds. */

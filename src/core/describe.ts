@@ -109,6 +109,15 @@ export function copiesCount(copies: readonly ChunkCopy[]): string {
   return `${what} in ${morePlaces(copies.length)}`;
 }
 
+/**
+ * What every host says of the files kept out by name for what they may hold (`.env`, private keys):
+ * how many, and a few of them. The host says after it how to let them in.
+ */
+export function secretFilesNote(count: number, examples: readonly string[]): string {
+  const more = count > examples.length ? ', …' : '';
+  return `Kept out ${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'} that may hold credentials (${examples.join(', ')}${more})`;
+}
+
 /** What every host says of results from an index whose first run is not finished. */
 export function partialNote(partial: IndexingSoFar): string {
   const { filesDone, filesFound } = partial;

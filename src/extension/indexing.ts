@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { isGitInternal } from '../core/crawl/ignore-rules.ts';
+import { secretFilesNote } from '../core/describe.ts';
 import type { IndexProgress } from '../core/indexer.ts';
 import type { ChunkOutline, FolderId, FolderSpec, FolderStats } from '../protocol/worker.ts';
 import type { EngineClient } from '../worker/client.ts';
@@ -467,6 +468,5 @@ export function secretFilesLine(stats: readonly FolderStats[]): string {
   const count = stats.reduce((n, s) => n + s.secretFiles.count, 0);
   if (count === 0) return '';
   const examples = stats.flatMap((s) => s.secretFiles.examples).slice(0, 3);
-  const more = count > examples.length ? ', …' : '';
-  return `Kept out ${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'} that may hold credentials (${examples.join(', ')}${more}); the setting fusedSearch.indexSecretFiles lets them in.`;
+  return `${secretFilesNote(count, examples)}; the setting fusedSearch.indexSecretFiles lets them in.`;
 }
