@@ -17,9 +17,14 @@ export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
 
 /**
  * Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`,
- * Go's `testdata/`, Jest's `__tests__/` and the `__snapshots__/` it writes beside a test.
+ * Go's `testdata/`, Jest's `__tests__/` and the `__snapshots__/` it writes beside a test; and a
+ * folder whose name says `tests` among other words (terraform's `equivalence-tests/`, tokio's
+ * `tests-build/`, bat's `regression_tests/`, .NET's `Acme.Tests/`). Not the singular among other
+ * words: fastlane's `test_flight/` is Apple's TestFlight, its code.
  */
-const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__|__snapshots__)[\\/]/i;
+const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__|__snapshots__|[^\\/]*[-_.]tests|tests[-_.][^\\/]*)[\\/]/i;
+/** Xcode's test targets, named for the target they test: `AppTests/`, `AppUITests/`. */
+const TEST_TARGET_FOLDER = /[A-Za-z0-9]Tests[\\/]/;
 
 /**
  * Test files by name: `*.test.ts`, `*.spec.js` and tsd's `*.test-d.ts` (JavaScript), `*_test.go`,
@@ -144,7 +149,7 @@ export function isBuildOutput(relPath: string): boolean {
 
 /** The role of the file at `relPath` (relative to its root), or undefined for code and documents. */
 export function fileRole(relPath: string): FileRole | undefined {
-  if (TEST_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';
+  if (TEST_FOLDER.test(relPath) || TEST_TARGET_FOLDER.test(relPath) || TEST_FILE.test(relPath)) return 'test';
   if (PROJECT_FOLDER.test(relPath) || PROJECT_FILE.test(relPath)) return 'project';
   if (LOCKFILE.test(relPath)) return 'lockfile';
   if (COMMITTED_VENDOR_FOLDER.test(relPath) || INSTALLED_FOLDER.test(relPath)) return 'vendored';

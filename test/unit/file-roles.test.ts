@@ -21,6 +21,11 @@ test('test files are told by the names test tools give them, in every language',
     'Acme.Tests/ArrayTests.cs',
     'tests/Unit/ModelTestCase.php',
     'test\\fixtures\\config.json',
+    'testing/equivalence-tests/outputs/basic_list/plan',
+    'tokio/tests-build/src/lib.rs',
+    'tests/regression_tests/issue_985.js',
+    'Acme.Tests/Helpers.cs',
+    'fastlane/swift/ExampleUITests/ExampleUITests.swift',
   ]) {
     assert.equal(fileRole(path), 'test', path);
   }
@@ -93,6 +98,9 @@ test('code and documents whose names only mention tests, projects, locks, vendor
     'lib/rules/prefer-example.js',
     'src/bench.rs',
     'docs/examples.md',
+    'spaceship/lib/spaceship/test_flight/build.rb',
+    'lib/latests/feed.rb',
+    'Sources/ABTestsKit/Experiment.swift',
   ]) {
     assert.equal(fileRole(path), undefined, path);
   }
