@@ -19,8 +19,8 @@ export type FileRole = 'test' | 'project' | 'lockfile' | 'vendored' | 'example';
  * Folders that hold tests and their data, whatever the language: `test/`, Maven's `src/test/`,
  * Go's `testdata/`, Jest's `__tests__/` and the `__snapshots__/` it writes beside a test; and a
  * folder whose name says `tests` among other words (terraform's `equivalence-tests/`, tokio's
- * `tests-build/`, bat's `regression_tests/`, .NET's `Acme.Tests/`). Not the singular among other
- * words: fastlane's `test_flight/` is Apple's TestFlight, its code.
+ * `tests-build/`, immutable-js's `ts-tests/`, .NET's `Acme.Tests/`). Not the singular among
+ * other words: fastlane's `test_flight/` is Apple's TestFlight, its code.
  */
 const TEST_FOLDER = /(?:^|[\\/])(?:tests?|__tests__|specs?|testdata|fixtures|__fixtures__|__mocks__|__snapshots__|[^\\/]*[-_.]tests|tests[-_.][^\\/]*)[\\/]/i;
 /** Xcode's test targets, named for the target they test: `AppTests/`, `AppUITests/`. */
