@@ -130,11 +130,17 @@ const GIN_FILE = /^(\S+\.go):(\d+) \(0x[\da-f]+\)$/;
 const GIN_FUNCTION = new RegExp(String.raw`^\t${GO_NAME}: `);
 // A Rust backtrace line: `  12: mycrate::server::handle::h0123456789abcdef`; its `at` line follows.
 const RUST_FUNCTION = /^\s*\d+:\s+((?:[\w<>]+::)+[\w<>]+?)(?:::h[\da-f]{16})?\s*$/;
-// A link's query (`?plain=1`) goes between the path and its `#L12`, a dev server's before its line.
-const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?:${QUERY}:(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|${QUERY}#L(\d+))?`, 'g');
+// A link's query (`?plain=1`) goes between the path and its `#L12`, a dev server's before its line;
+// Maven writes javac's place as `File.java:[8,1]`.
+const PATH_LINE = new RegExp(String.raw`(?<![\w./\\-])(${PATH})(?:${QUERY}:(\d+)(?::\d+)?|\((\d+)(?:,\d+)?\)|${QUERY}#L(\d+)|:\[(\d+),\d+\])?`, 'g');
 
 const ERROR_NAME = /\b((?:[A-Za-z_][\w]*\.)*([A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Fault|Failure|Warning)))\b(?::\s+([^`\n]+))?/g;
-const PANIC = /\b(?:panic|fatal error|error(?:\[E\d+\])?):\s+([^`\n]+)/i;
+// A message after its severity: Go's `panic:`, and a compiler's or a tool's `error:` and `warning:`
+// (`x.c:3:5: warning: unused variable`, coreutils' `tr: warning: an unescaped backslash at end of
+// string is not portable`).
+const SEVERITY_MESSAGE = /\b(?:panic|fatal error|error(?:\[E\d+\])?|warning(?:\[[\w-]+\])?):\s+([^`\n]+)/i;
+// Maven's report of a compiler's message: `[ERROR] /src/main/java/A.java:[8,1] wrong number of type arguments`.
+const MAVEN_MESSAGE = /^\s*\[(?:ERROR|WARNING)\]\s+\S+:\[\d+,\d+\]\s+(.+)/;
 // Rust before 1.73 quoted the message after `panicked at`; since then the place ends the line and
 // the message is the next line.
 const RUST_PANIC = /panicked at (?:'([^']+)'|"([^"]+)"|[^:]+:\d+:\d+:$)/;
@@ -341,7 +347,7 @@ function readFrames(line: string, found: Collector, previous: { goFunction: stri
   const gin = GIN_FILE.exec(line);
   if (gin) return found.frame({ path: gin[1]!, line: Number(gin[2]), ...goSymbol(GIN_FUNCTION.exec(next)?.[1]), text: gin[0] });
   for (const match of line.matchAll(PATH_LINE)) {
-    const lineNumber = match[2] ?? match[3] ?? match[4];
+    const lineNumber = match[2] ?? match[3] ?? match[4] ?? match[5];
     const path = match[1]!;
     if (lineNumber === undefined) {
       found.path(path);
@@ -369,8 +375,8 @@ function readErrors(line: string, found: Collector, next: string): void {
     found.error(match[2]!);
     if (match[3]) found.message(match[3]);
   }
-  const panic = PANIC.exec(line);
-  if (panic) found.message(panic[1]!);
+  const severity = SEVERITY_MESSAGE.exec(line) ?? MAVEN_MESSAGE.exec(line);
+  if (severity) found.message(severity[1]!);
   const rust = RUST_PANIC.exec(line);
   if (!rust) return;
   const message = rust[1] ?? rust[2] ?? next.trim();

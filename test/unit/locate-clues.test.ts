@@ -395,6 +395,26 @@ test('a compiler error gives the file and line, and its message', () => {
   assert.ok(clues.messages.includes("'capacity' undeclared (first use in this function)"));
 });
 
+test("a warning's message and Maven's report of javac's error give their messages, and Maven's place its file and line", () => {
+  const clues = extractClues(
+    [
+      'tr: warning: an unescaped backslash at end of string is not portable',
+      'native/buffer.c:51:9: warning: unused variable [-Wunused-variable]',
+      '[ERROR] COMPILATION ERROR :',
+      '[ERROR] /home/ci/app/src/main/java/com/acme/GenericsClass.java:[8,1] wrong number of type arguments; required 3',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    clues.frames.map((f) => `${f.path}:${f.line}`),
+    ['native/buffer.c:51', '/home/ci/app/src/main/java/com/acme/GenericsClass.java:8'],
+  );
+  assert.deepEqual(clues.messages, [
+    'an unescaped backslash at end of string is not portable',
+    'unused variable [-Wunused-variable]',
+    'wrong number of type arguments; required 3',
+  ]);
+});
+
 test('PHP and Ruby frames give paths, lines and methods; a PHP entry names the function the line calls, which holds the entry before it', () => {
   const php = [
     'PHP Fatal error:  Uncaught TypeError: Cart::total(): Return value must be of type int in /var/www/src/Cart.php:31',
