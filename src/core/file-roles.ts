@@ -30,7 +30,8 @@ const TEST_TARGET_FOLDER = /[A-Za-z0-9]Tests[\\/]/;
  * Test files by name: `*.test.ts`, `*.spec.js` and tsd's `*.test-d.ts` (JavaScript), `*_test.go`,
  * `test_*.py`, `*_test.py` and `conftest.py`, `*_spec.rb`, `*_test.cc` and `*_unittest.cc`, and a
  * class named for what it tests (`ParserTest.java`, `ArrayTests.cs`, `ModelTestCase.php`,
- * `RouterSpec.groovy`).
+ * `RouterSpec.groovy`), and a file whose extension says it is a test (sqlite's `*.test`, caddy's
+ * `*.caddyfiletest`, a Caddyfile and the JSON it must adapt to; not `*.latest`).
  * Not `npm-test.md` or `ci-test.js`: a hyphen names commands and topics as often as tests.
  */
 const TEST_FILE = new RegExp(
@@ -40,6 +41,7 @@ const TEST_FILE = new RegExp(
     String.raw`(?:^|[\\/])test_[^\\/]+\.py$`,
     String.raw`(?:^|[\\/])conftest\.py$`,
     String.raw`[a-z0-9](?:Test|Tests|TestCase|Spec)\.(?:java|kt|kts|scala|groovy|cs|php|swift)$`,
+    String.raw`\.(?!latest$)[a-z]*test$`,
   ].join('|'),
 );
 

@@ -24,6 +24,8 @@ test('test files are told by the names test tools give them, in every language',
     'testing/equivalence-tests/outputs/basic_list/plan',
     'tokio/tests-build/src/lib.rs',
     'type-definitions/ts-tests/covariance.ts',
+    'caddytest/integration/caddyfile_adapt/reverse_proxy_load_balance.caddyfiletest',
+    'ext/fts5/fts5aa.test',
     'Acme.Tests/Helpers.cs',
     'fastlane/swift/ExampleUITests/ExampleUITests.swift',
   ]) {
@@ -100,6 +102,7 @@ test('code and documents whose names only mention tests, projects, locks, vendor
     'docs/examples.md',
     'spaceship/lib/spaceship/test_flight/build.rb',
     'lib/latests/feed.rb',
+    'releases/VERSION.latest',
     'Sources/ABTestsKit/Experiment.swift',
   ]) {
     assert.equal(fileRole(path), undefined, path);
