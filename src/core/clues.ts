@@ -150,8 +150,11 @@ const BACKTICKED = /`([^`\n]{1,200})`/g;
 const QUALIFIED = /(?<![\w$.])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+)(\(\))?/g;
 const CALL = /(?<![\w$.])([A-Za-z_$][\w$]{2,})\(\)/g;
 // Names shaped like identifiers even in prose: snake_case, camelCase, PascalCase with two humps.
-// A part of a dotted name is no name of its own (`OrderService` of `orders.OrderService.place`).
-const IDENTIFIER = /(?<![\w$]|[\w$]\.)([a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?!\.?[\w$])/g;
+// A part of a dotted name is no name of its own (`OrderService` of `orders.OrderService.place`), nor
+// a part of a hyphenated word: a target triple's `x86_64` (`x86_64-unknown-linux-gnu`, in every
+// issue template's version output), a plugin's `rspec_rails` (`rubocop-rspec_rails`).
+const IDENTIFIER =
+  /(?<![\w$]|[\w$]\.|[\w$]-)([a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?!\.?[\w$]|-[\w$])/g;
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
 const IDENTIFIER_ALONE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Qualifiers that name an object, not a class or module: `self.foo` is the method `foo`. */

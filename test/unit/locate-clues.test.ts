@@ -458,6 +458,18 @@ test('prose gives paths, qualified names, backticked identifiers and quoted mess
   );
 });
 
+test("a name inside a hyphenated word is that word's part, not a name: a target triple, a plugin's or a package's name", () => {
+  const text = [
+    'rustc 1.82.0 (x86_64-unknown-linux-gnu), on a MacBook-Pro',
+    'rubocop-rspec_rails 2.30.0, fluent-plugin-kubernetes_metadata_filter 3.4.0',
+    'parse_config() fails when load_settings runs first',
+  ].join('\n');
+  assert.deepEqual(
+    extractClues(text).symbols.map((s) => s.name),
+    ['parse_config', 'load_settings'],
+  );
+});
+
 test('self, this and anonymous receivers are no qualifiers', () => {
   assert.deepEqual(splitSymbol('self.load'), { name: 'load', text: 'self.load' });
   assert.deepEqual(splitSymbol('Object.<anonymous>'), undefined);
