@@ -87,6 +87,8 @@ const MAX_CHUNKS_PER_FILE = 3;
 const FRAME_LINE_MAX_CHARS = 160;
 /** A line that only holds a comment: the doc comment above a function names it before its own line does. */
 const COMMENT = /^\s*(?:\/\/|\/\*|\*|#|--|;)/;
+/** A quoted string in a chunk's title, to the title's end when the title cut it short. */
+const QUOTED = /(['"])[^]*?(?:\1|$)/g;
 
 const FRAME_WEIGHT = 10;
 const PATH_WEIGHT = 8;
@@ -287,7 +289,8 @@ function frameSite(board: Board, path: string, line: number, symbol: string | un
   const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
   const asWritten = { line, ...(holding ? { chunk: holding } : {}) };
   const named = symbol ? splitSymbol(symbol) : undefined;
-  if (!named || (holding && (titleHas(holding.title, named.name) || declaredInClass(holding, named.name, named.qualifier).length > 0))) return asWritten;
+  if (!named || (holding && (titleHas(declaringTitle(holding), named.name) || declaredInClass(holding, named.name, named.qualifier).length > 0)))
+    return asWritten;
   const declared = declarations(chunks, named.name, named.qualifier);
   return declared.length === 1 ? declared[0]! : asWritten;
 }
@@ -323,7 +326,7 @@ const TOP_LEVEL = / \(top level\)(?: \(part \d+\))?$/;
  * that is only `name(…);` is a call in one of the class's methods.
  */
 function declaredInClass(chunk: StoredChunk, name: string, qualifier: string | undefined): number[] {
-  if (!qualifier || chunk.kind !== 'code' || !titleHas(chunk.title.split(' > ').at(-1) ?? '', qualifier)) return [];
+  if (!qualifier || chunk.kind !== 'code' || !titleHas(declaringTitle(chunk).split(' > ').at(-1) ?? '', qualifier)) return [];
   const declaring = new RegExp(`^(?:\\s*func\\s*\\([^)]*\\))?([^=(;.]*?)${startsName(name)}\\s*\\(`);
   const offsets: number[] = [];
   chunk.text.split('\n').forEach((text, offset) => {
@@ -420,7 +423,7 @@ function startsName(name: string): string {
 
 /** Whether the chunk defines `name`: its title's last part says it, and what it is in says the qualifier, or its file is named so. */
 function titledAs(chunk: StoredChunk, name: string, qualifier: string | undefined): boolean {
-  const parts = chunk.title.split(' > ');
+  const parts = declaringTitle(chunk).split(' > ');
   if (!titleHas(parts.at(-1) ?? '', name)) return false;
   if (qualifier === undefined) return true;
   return titleHas(parts.slice(0, -1).join(' '), qualifier) || chunk.path.slice(chunk.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '') === qualifier;
@@ -428,6 +431,18 @@ function titledAs(chunk: StoredChunk, name: string, qualifier: string | undefine
 
 function titleHas(title: string, name: string): boolean {
   return title.split(/[^\w$]+/).includes(name);
+}
+
+/**
+ * A chunk's title as far as it names declarations. A call is titled by its callee and first
+ * argument, and a test's by its label (`it('should render NaN as text content')`,
+ * `describe('PureComponent')`): a label's words say what is tested, not what is declared, and a
+ * test file declared namesakes of the code beside the code itself, halving its credit. A quoted name
+ * outside tests is kept: `Vue.component('TodoItem')` registers it.
+ */
+function declaringTitle(chunk: StoredChunk): string {
+  const test = fileRole(chunk.path) === 'test';
+  return chunk.title.replace(QUOTED, (quoted) => (test || /\s/.test(quoted) ? ' ' : quoted));
 }
 
 function firstPerFile(chunks: readonly StoredChunk[]): StoredChunk[] {

@@ -243,6 +243,39 @@ test('a qualified name is found among many namesakes whose files are named after
   }
 });
 
+test("a test's label names what it tests, not what it declares: only the code that defines the name is credited", async () => {
+  const root = tempDir('fused-locate-labels-');
+  fs.mkdirSync(path.join(root, 'src'));
+  fs.mkdirSync(path.join(root, 'test'));
+  fs.writeFileSync(
+    path.join(root, 'src', 'dom.js'),
+    'export function render(vnode, parent) {\n\tconst dom = document.createElement(vnode.type);\n\tparent.appendChild(dom);\n\treturn dom;\n}\n',
+  );
+  const cases = ['should render NaN as text content', 'should render "" as an empty text node', 'should not render when detecting JSON-injection'];
+  const body = (label: string) => `\tit('${label}', () => {\n\t\tconst root = setup();\n\t\tassert.ok(root.firstChild);\n\t\tteardown(root);\n\t});\n`;
+  fs.writeFileSync(path.join(root, 'test', 'text.test.js'), `describe('render', () => {\n${cases.map(body).join('\n')}});\n`);
+  fs.writeFileSync(path.join(root, 'src', 'components.js'), "Vue.component('TodoItem', {\n\tprops: ['todo'],\n\ttemplate: '<li>{{ todo.text }}</li>',\n});\n");
+  const labels = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await labels.sync();
+    assert.deepEqual(
+      labels.chunksOfFile('test/text.test.js').map((chunk) => chunk.title),
+      ["describe('render')"],
+    );
+    const answer = await locate(labels, '`render` leaves an empty text node for NaN');
+    assert.equal(paths(answer)[0], 'src/dom.js');
+    assert.ok(answer.files[0]!.why.includes('defines render'));
+    const test = answer.files.find((file) => file.path === 'test/text.test.js');
+    assert.ok(!test?.why.some((why) => why.startsWith('defines')), `the test defines nothing: ${test?.why.join('; ')}`);
+    // Outside tests a quoted name is a registration, and the call that registers it defines it.
+    const registered = await locate(labels, 'The `TodoItem` component shows no text');
+    assert.equal(paths(registered)[0], 'src/components.js');
+    assert.ok(registered.files[0]!.why.includes('defines TodoItem'), registered.files[0]!.why.join('; '));
+  } finally {
+    await labels.close();
+  }
+});
+
 test('a Class.method is credited to every file that defines it, whether its class is one chunk or split into methods, and not to a class that only calls it', async () => {
   // lombok keeps a javac and an Eclipse twin of each handler; the small one stays one chunk.
   const root = tempDir('fused-locate-twins-');
