@@ -156,6 +156,13 @@ const CALL = /(?<![\w$.])([A-Za-z_$][\w$]{2,})\(\)/g;
 const IDENTIFIER =
   /(?<![\w$]|[\w$]\.|[\w$]-)([a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?!\.?[\w$]|-[\w$])/g;
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
+// A URL names no code (a CodePen's `dyMgMQR`, a docs page's `concepts#heredocs`), nor does an email
+// address (`harvey.msgr` of an address a generator printed); a link to a file is read as a path
+// before. A URL's host is no word of the code either (`mozilla`, `codepen`), but its path may be:
+// a link to the project's docs at `caddyfile/concepts#heredocs` says what the issue is about.
+const EMAIL = String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b`;
+const NAMELESS = new RegExp(String.raw`\b[a-z][a-z+.-]*:\/\/\S+|${EMAIL}`, 'gi');
+const WORDLESS = new RegExp(String.raw`\b[a-z][a-z+.-]*:\/\/[^/\s]*|${EMAIL}`, 'gi');
 const IDENTIFIER_ALONE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Qualifiers that name an object, not a class or module: `self.foo` is the method `foo`. */
 const RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'Object', 'exports', 'module', 'window', 'globalThis', '<anonymous>']);
@@ -178,8 +185,8 @@ export function extractClues(input: string): Extracted {
     rustFunction = RUST_FUNCTION.exec(line)?.[1];
     readErrors(line, found, next);
     readQuoted(line, found);
-    readSymbols(line, found);
-    readWords(line, found);
+    readSymbols(line.replace(NAMELESS, ' '), found);
+    readWords(line.replace(WORDLESS, ' '), found);
   }
   return found.result();
 }

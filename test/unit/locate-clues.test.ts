@@ -470,6 +470,23 @@ test("a name inside a hyphenated word is that word's part, not a name: a target 
   );
 });
 
+test("a link and an email address name no code, and a link's host and an address give no words; a link's path does, and a link to a file is a path", () => {
+  const text = [
+    'Reproduction: https://codepen.io/charlier/pen/dyMgMQR (see https://developer.mozilla.org/en-US/docs/Web/HTML/Element/progress)',
+    'Written as a [heredoc](https://caddyserver.com/docs/caddyfile/concepts#heredocs) it fails',
+    'The check is at https://github.com/preactjs/preact/blob/main/src/diff/props.js#L109 in setProperty',
+    'It printed harvey.msgr..titus@russel-von.example; mail charlier@example.org',
+  ].join('\n');
+  const clues = extractClues(text);
+  assert.deepEqual(symbols(text), ['setProperty']);
+  assert.deepEqual(frames(text), ['src/diff/props.js:109']);
+  const words = clues.words.map((w) => w.word);
+  for (const elsewhere of ['codepen', 'mozilla', 'developer', 'caddyserver', 'harvey', 'titus', 'russel', 'example'])
+    assert.ok(!words.includes(elsewhere), `${elsewhere} is a host's or an address's`);
+  for (const said of ['reproduction', 'check', 'heredoc', 'heredocs', 'concepts', 'element', 'progress'])
+    assert.ok(words.includes(said), `${said} is the issue's or its links' path's`);
+});
+
 test('self, this and anonymous receivers are no qualifiers', () => {
   assert.deepEqual(splitSymbol('self.load'), { name: 'load', text: 'self.load' });
   assert.deepEqual(splitSymbol('Object.<anonymous>'), undefined);
