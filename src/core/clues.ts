@@ -27,6 +27,8 @@ export interface Frame {
 export interface SymbolMention {
   name: string;
   qualifier?: string;
+  /** What the qualifier is in, when the text says: `Internet` of `Faker::Internet.unique.email`. */
+  outer?: string;
   text: string;
 }
 
@@ -260,7 +262,9 @@ export function splitSymbol(written: string): SymbolMention | undefined {
   if (!name || !/^[A-Za-z_$][\w$]*$/.test(name) || name === '<module>') return undefined;
   // `main.main` (Go's package and function): the package adds nothing to look up.
   const qualifier = parts.at(-2) === name ? undefined : parts.at(-2);
-  return { name, ...(qualifier && /^[A-Za-z_$][\w$]*$/.test(qualifier) ? { qualifier } : {}), text: written };
+  if (!qualifier || !/^[A-Za-z_$][\w$]*$/.test(qualifier)) return { name, text: written };
+  const outer = parts.at(-3);
+  return { name, qualifier, ...(outer && outer !== qualifier && /^[A-Za-z_$][\w$]*$/.test(outer) ? { outer } : {}), text: written };
 }
 
 /**

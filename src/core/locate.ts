@@ -347,12 +347,15 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
   // A name credited to a file by its qualified mention is not credited again bare.
   const credited = new Set<string>();
   for (const symbol of ordered.slice(0, MAX_SYMBOL_LOOKUPS)) {
-    const qualified = symbol.qualifier ? codeFirst(qualifiedDefinitions(keeper, symbol.qualifier, symbol.name)) : [];
+    // The middle of a chain may be a value, not a type (faker's `Faker::Internet.unique.email`, an
+    // enum constant's method): then what it is in says where the name is defined.
+    const inQualifier = qualifiedIn(keeper, symbol.qualifier, symbol.name);
+    const [qualifier, qualified] = inQualifier.length > 0 ? [symbol.qualifier, inQualifier] : [symbol.outer, qualifiedIn(keeper, symbol.outer, symbol.name)];
     const chosen = qualified.length > 0 ? qualified : codeFirst(definitions(keeper, symbol.name));
     const files = new Set(chosen.map((chunk) => chunk.path));
     if (files.size === 0 || files.size > MAX_DEFINING_FILES) continue;
     const weight = (qualified.length > 0 ? SYMBOL_QUALIFIED_WEIGHT : SYMBOL_NAME_WEIGHT) / files.size;
-    const said = qualified.length > 0 ? `${symbol.qualifier}.${symbol.name}` : symbol.name;
+    const said = qualified.length > 0 ? `${qualifier}.${symbol.name}` : symbol.name;
     for (const chunk of firstPerFile(chosen)) {
       const key = `${chunk.path}\0${symbol.name}`;
       if (credited.has(key)) continue;
@@ -361,6 +364,10 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
     }
   }
   return ordered.map((symbol) => (symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name));
+}
+
+function qualifiedIn(keeper: IndexKeeper, qualifier: string | undefined, name: string): StoredChunk[] {
+  return qualifier ? codeFirst(qualifiedDefinitions(keeper, qualifier, name)) : [];
 }
 
 /**

@@ -493,6 +493,22 @@ test('self, this and anonymous receivers are no qualifiers', () => {
   assert.deepEqual(splitSymbol('(*Consumer).Poll'), { name: 'Poll', qualifier: 'Consumer', text: '(*Consumer).Poll' });
 });
 
+test("a chain's name keeps what its qualifier is in, for a qualifier that is a value and not a type", () => {
+  assert.deepEqual(splitSymbol('Faker::Internet.unique.email'), {
+    name: 'email',
+    qualifier: 'unique',
+    outer: 'Internet',
+    text: 'Faker::Internet.unique.email',
+  });
+  assert.deepEqual(splitSymbol('FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES.translateName()'), {
+    name: 'translateName',
+    qualifier: 'LOWER_CASE_WITH_UNDERSCORES',
+    outer: 'FieldNamingPolicy',
+    text: 'FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES.translateName()',
+  });
+  assert.deepEqual(splitSymbol('this.client.post'), { name: 'post', qualifier: 'client', text: 'this.client.post' });
+});
+
 test('paths lose file://, webpack:// and ./ prefixes; Node internals are no paths', () => {
   assert.equal(normalisePath('file:///home/u/a.js'), '/home/u/a.js');
   assert.equal(normalisePath('./src/a.ts'), 'src/a.ts');

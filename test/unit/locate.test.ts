@@ -276,6 +276,26 @@ test("a test's label names what it tests, not what it declares: only the code th
   }
 });
 
+test('a chain through a value (`Faker::Internet.unique.email`) is credited to what the value is in, not to every namesake', async () => {
+  const root = tempDir('fused-locate-chain-');
+  fs.mkdirSync(path.join(root, 'lib'));
+  const generator = (name: string, body: string) =>
+    `module Faker\n  class ${name}\n    def email(name: nil)\n${body}\n    end\n\n    def unique\n      UniqueGenerator.new(self)\n    end\n  end\nend\n`;
+  fs.writeFileSync(path.join(root, 'lib', 'internet.rb'), generator('Internet', "      [username(name), domain_name].join('@')"));
+  fs.writeFileSync(path.join(root, 'lib', 'company.rb'), generator('Company', '      "contact@#{domain}"'));
+  const chain = await IndexKeeper.open({ root, kind: 'test' });
+  try {
+    await chain.sync();
+    const answer = await locate(chain, 'Generated addresses are invalid:\n\n```ruby\nFaker::Internet.unique.email(name: " Msgr. Titus Harvey")\n```');
+    assert.equal(paths(answer)[0], 'lib/internet.rb');
+    assert.ok(answer.files[0]!.why.includes('defines Internet.email'), answer.files[0]!.why.join('; '));
+    const company = answer.files.find((file) => file.path === 'lib/company.rb');
+    assert.ok(!company?.why.some((why) => why.startsWith('defines')), `Company's email is a namesake: ${company?.why.join('; ')}`);
+  } finally {
+    await chain.close();
+  }
+});
+
 test('a Class.method is credited to every file that defines it, whether its class is one chunk or split into methods, and not to a class that only calls it', async () => {
   // lombok keeps a javac and an Eclipse twin of each handler; the small one stays one chunk.
   const root = tempDir('fused-locate-twins-');
