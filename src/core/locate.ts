@@ -366,6 +366,7 @@ function defineSymbols(keeper: IndexKeeper, symbols: readonly SymbolMention[], b
   return ordered.map((symbol) => (symbol.qualifier ? `${symbol.qualifier}.${symbol.name}` : symbol.name));
 }
 
+/** The code that defines `name` inside `qualifier` (else the documents' sections on it); none without a qualifier. */
 function qualifiedIn(keeper: IndexKeeper, qualifier: string | undefined, name: string): StoredChunk[] {
   return qualifier ? codeFirst(qualifiedDefinitions(keeper, qualifier, name)) : [];
 }
@@ -444,8 +445,8 @@ function titleHas(title: string, name: string): boolean {
  * A chunk's title as far as it names declarations. A call is titled by its callee and first
  * argument, and a test's by its label (`it('should render NaN as text content')`,
  * `describe('PureComponent')`): a label's words say what is tested, not what is declared, and a
- * test file declared namesakes of the code beside the code itself, halving its credit. A quoted name
- * outside tests is kept: `Vue.component('TodoItem')` registers it.
+ * test counted among a name's definitions halved the credit of the code that defines it. A quoted
+ * name outside tests is kept: `Vue.component('TodoItem')` registers it.
  */
 function declaringTitle(chunk: StoredChunk): string {
   const test = fileRole(chunk.path) === 'test';
