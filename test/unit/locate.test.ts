@@ -265,8 +265,8 @@ test("a test's label names what it tests, not what it declares: only the code th
     const answer = await locate(labels, '`render` leaves an empty text node for NaN');
     assert.equal(paths(answer)[0], 'src/dom.js');
     assert.ok(answer.files[0]!.why.includes('defines render'));
-    const test = answer.files.find((file) => file.path === 'test/text.test.js');
-    assert.ok(!test?.why.some((why) => why.startsWith('defines')), `the test defines nothing: ${test?.why.join('; ')}`);
+    const testFile = answer.files.find((file) => file.path === 'test/text.test.js');
+    assert.ok(!testFile?.why.some((why) => why.startsWith('defines')), `the test defines nothing: ${testFile?.why.join('; ')}`);
     // Outside tests a quoted name is a registration, and the call that registers it defines it.
     const registered = await locate(labels, 'The `TodoItem` component shows no text');
     assert.equal(paths(registered)[0], 'src/components.js');
