@@ -162,9 +162,12 @@ const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
 // address (`harvey.msgr` of an address a generator printed); a link to a file is read as a path
 // before. A URL's host is no word of the code either (`mozilla`, `codepen`), but its path may be:
 // a link to the project's docs at `caddyfile/concepts#heredocs` says what the issue is about.
+const SCHEME = String.raw`\b[a-z][a-z+.-]*:\/\/`;
 const EMAIL = String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b`;
-const NAMELESS = new RegExp(String.raw`\b[a-z][a-z+.-]*:\/\/\S+|${EMAIL}`, 'gi');
-const WORDLESS = new RegExp(String.raw`\b[a-z][a-z+.-]*:\/\/[^/\s]*|${EMAIL}`, 'gi');
+const NAMELESS = new RegExp(String.raw`${SCHEME}\S+|${EMAIL}`, 'gi');
+const WORDLESS = new RegExp(String.raw`${SCHEME}[^/\s]*|${EMAIL}`, 'gi');
+/** One part of a qualified name: `Internet`, `email`, `$store`. */
+const NAME_PART = /^[A-Za-z_$][\w$]*$/;
 const IDENTIFIER_ALONE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Qualifiers that name an object, not a class or module: `self.foo` is the method `foo`. */
 const RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'Object', 'exports', 'module', 'window', 'globalThis', '<anonymous>']);
@@ -259,12 +262,12 @@ export function splitSymbol(written: string): SymbolMention | undefined {
     .replace(/\$\d+$/, '');
   const parts = cleaned.split(/\.|::|#|->|\$|\\/).filter((part) => part !== '' && !RECEIVERS.has(part));
   const name = parts.at(-1);
-  if (!name || !/^[A-Za-z_$][\w$]*$/.test(name) || name === '<module>') return undefined;
+  if (!name || !NAME_PART.test(name) || name === '<module>') return undefined;
   // `main.main` (Go's package and function): the package adds nothing to look up.
   const qualifier = parts.at(-2) === name ? undefined : parts.at(-2);
-  if (!qualifier || !/^[A-Za-z_$][\w$]*$/.test(qualifier)) return { name, text: written };
+  if (!qualifier || !NAME_PART.test(qualifier)) return { name, text: written };
   const outer = parts.at(-3);
-  return { name, qualifier, ...(outer && outer !== qualifier && /^[A-Za-z_$][\w$]*$/.test(outer) ? { outer } : {}), text: written };
+  return { name, qualifier, ...(outer && outer !== qualifier && NAME_PART.test(outer) ? { outer } : {}), text: written };
 }
 
 /**
